@@ -1,0 +1,47 @@
+"""Syntax nodes of the legacy target language: immutable, with source spans, no schema knowledge.
+
+Offsets index the text that was parsed (for a nested host, its interpreted text; the
+lowering maps them back to the outermost source).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+OptionForm = Literal["assign", "spaced", "flag"]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One space-separated word, exactly as written (quotes and escapes kept)."""
+
+    text: str
+    offset: int
+
+    @property
+    def end(self) -> int:
+        return self.offset + len(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """``-key=value`` (assign), ``-key value`` (spaced) or ``-key`` (flag).
+
+    ``key`` is the key without its leading dashes; ``value`` is None for a flag.
+    """
+
+    key: str
+    key_offset: int
+    value: Word | None
+    form: OptionForm
+    offset: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class TargetText:
+    """A kind word followed by options: ``cuda -arch=sm_80``."""
+
+    kind: Word
+    options: tuple[Option, ...]

@@ -1,0 +1,1 @@
+"""Generated schema data (one JSON file per dialect); see scripts/generate_schema.py."""

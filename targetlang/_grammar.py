@@ -1,0 +1,126 @@
+"""Reads target text into syntax nodes with the LALR parser built from ``grammar/target.lark``.
+
+This is the only module that constructs a Lark parser or sees Lark's exceptions.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from ._ast import Option, OptionForm, TargetText, Word
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+
+
+class SyntaxProblem(Exception):
+    """A syntax error at an offset of the text parsed; the caller maps it to the source."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
+    text = str(token)
+    start = token.start_pos or 0
+    dashes = len(text) - len(text.lstrip("-"))
+    if form == "assign":
+        equals = text.index("=")
+        key = text[dashes:equals]
+        if not key:
+            raise SyntaxProblem(f"empty attribute key in {text!r}", start + dashes)
+        if equals == len(text) - 1:
+            raise SyntaxProblem(f"empty value for attribute {key!r}", start + len(text))
+        word = Word(text[equals + 1 :], start + equals + 1)
+    else:
+        key = text[dashes:]
+        if not key:
+            raise SyntaxProblem(f"{text!r} is not an attribute key: expected a name after the dashes",
+                                start)
+        word = None if value is None else Word(str(value), value.start_pos or 0)
+    end = word.end if word is not None else start + len(text)
+    return Option(key, start + dashes, word, form, start, end - start)
+
+
+def _make_transformer() -> object:
+    from lark import Token, Transformer, v_args
+
+    @v_args(inline=True)
+    class ToAst(Transformer[Token, TargetText]):
+        """Parse tree -> ``_ast`` nodes; each method is named after its grammar rule."""
+
+        def start(self, kind: Word, *options: Option) -> TargetText:
+            """start: kind option*"""
+            return TargetText(kind, options)
+
+        def kind(self, token: Token) -> Word:
+            """kind: WORD | OPTION_NAME | OPTION_ASSIGN"""
+            return Word(str(token), token.start_pos or 0)
+
+        def assign(self, token: Token) -> Option:
+            """option: OPTION_ASSIGN -> assign"""
+            return _option(token, None, "assign")
+
+        def spaced(self, token: Token, value: Token) -> Option:
+            """option: OPTION_NAME WORD -> spaced"""
+            return _option(token, value, "spaced")
+
+        def flag(self, token: Token) -> Option:
+            """option: OPTION_NAME -> flag"""
+            return _option(token, None, "flag")
+
+    return ToAst()
+
+
+@functools.cache
+def target_parser() -> Lark:
+    """The LALR parser of ``grammar/target.lark``, built once, transforming inline into ``_ast``."""
+    from lark import Lark
+
+    return Lark.open_from_package(
+        "targetlang.grammar",
+        "target.lark",
+        parser="lalr",
+        lexer="contextual",
+        transformer=_make_transformer(),  # type: ignore[arg-type]
+        cache=True,
+    )
+
+
+_EXPECTED_WORDS = {
+    "WORD": "a value or target kind",
+    "OPTION_NAME": "an option such as -key",
+    "OPTION_ASSIGN": "an option such as -key=value",
+    "$END": "the end of the text",
+}
+
+
+def parse_target_text(text: str) -> TargetText:
+    """Parse one legacy target text; raise ``SyntaxProblem`` with an offset into ``text``."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+    try:
+        tree = target_parser().parse(text)
+    except UnexpectedCharacters as e:
+        # The only character no terminal can start with is an unmatched quote.
+        raise SyntaxProblem("mismatched quote: this ' is never closed", e.pos_in_stream) from None
+    except UnexpectedToken as e:
+        if e.token.type == "$END":
+            if not text.strip(" "):
+                raise SyntaxProblem("empty target text: expected a target kind", len(text)) from None
+            raise SyntaxProblem("unexpected end of the text", len(text)) from None
+        if e.token.type == "WORD":
+            raise SyntaxProblem(
+                f"attribute keys start with '-': {str(e.token)!r} is not an attribute key",
+                e.token.start_pos or 0,
+            ) from None
+        expected = ", ".join(sorted(_EXPECTED_WORDS.get(t, t) for t in e.expected))
+        raise SyntaxProblem(f"unexpected {str(e.token)!r}: expected {expected}",
+                            e.token.start_pos or 0) from None
+    except UnexpectedInput as e:  # pragma: no cover - UnexpectedEOF is not raised by LALR
+        raise SyntaxProblem("cannot read the target text", e.pos_in_stream or 0) from None
+    assert isinstance(tree, TargetText)
+    return tree

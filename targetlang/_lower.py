@@ -1,0 +1,394 @@
+"""From text, JSON or tag to a typed ``Target``, following TVM 0.21's ``Target`` constructor.
+
+The functions mirror ``TargetInternal`` in ``src/target/target.cc``: ``from_string``
+(tag, JSON text or legacy text), ``from_raw_string`` (legacy text, through the grammar),
+``from_config`` (the config dict: target parser, tag, keys, host, attributes, defaults)
+and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from . import _tvm_rules as rules
+from ._grammar import SyntaxProblem, parse_target_text
+from ._parsers import TARGET_PARSERS
+from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
+from .errors import (
+    AttributeTypeError,
+    DuplicateAttributeError,
+    TargetError,
+    TargetSyntaxError,
+    TargetValueError,
+    UnknownAttributeError,
+    UnknownKindError,
+)
+
+if TYPE_CHECKING:
+    from .environment import Environment
+    from .target import Target
+
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What one read needs: the dialect's schema, the environment and the outermost source."""
+
+    schema: DialectSchema
+    environment: Environment | None
+    source: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a text being read sits in the outermost source.
+
+    ``positions[i]`` is the source offset of character ``i`` (one more entry for the end);
+    None means the text is the source itself (or a prefix of it). ``path`` is the JSON path
+    of the value the text came from.
+    """
+
+    positions: Sequence[int] | None = None
+    path: str = ""
+
+    def at(self, index: int) -> int:
+        if self.positions is None:
+            return index
+        return self.positions[min(max(index, 0), len(self.positions) - 1)]
+
+    def inner(self, start: int, positions: Sequence[int], path: str) -> Place:
+        """The place of a text whose character ``i`` came from our ``start + positions[i]``."""
+        return Place([self.at(start + p) for p in positions], path)
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
+          path: str | None = None) -> NoReturn:
+    raise cls(message, source=ctx.source, offset=offset, path=path or None)
+
+
+def _suggest(name: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# ---- FromString ---------------------------------------------------------------------------
+
+def from_top_level_text(text: str, ctx: Context) -> Target:
+    """``tvm.target.Target(text)``: the Python wrapper's rewrites, then ``from_string``."""
+    text = rules.truncate_at_nul(text)
+    place = Place()
+    if "-libs=mkldnn" in text:
+        # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".
+        text, positions = _replace_with_positions(text, "mkldnn", "dnnl")
+        place = Place(positions)
+    return from_string(text, ctx, place)
+
+
+def _replace_with_positions(text: str, old: str, new: str) -> tuple[str, list[int]]:
+    out: list[str] = []
+    positions: list[int] = []
+    i = 0
+    while True:
+        j = text.find(old, i)
+        if j < 0:
+            break
+        out.append(text[i:j])
+        positions.extend(range(i, j))
+        out.append(new)
+        positions.extend([j] * len(new))
+        i = j + len(old)
+    out.append(text[i:])
+    positions.extend(range(i, len(text) + 1))
+    return "".join(out), positions
+
+
+def from_string(text: str, ctx: Context, place: Place) -> Target:
+    """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
+    if text in ctx.schema.tag_configs:
+        return from_tag(text, ctx)
+    if text[:1] == "{":
+        return from_config_string(text, ctx, place)
+    return from_raw_string(text, ctx, place)
+
+
+def from_tag(name: str, ctx: Context) -> Target:
+    """A registered tag: the target TVM registered under that name (its ``tag`` field is "")."""
+    config = json.loads(json.dumps(ctx.schema.tag_configs[name]))  # a private deep copy
+    tag_ctx = Context(ctx.schema, None, None)  # tag configs are complete: nothing to detect
+    return from_config(config, tag_ctx, Place())
+
+
+def from_config_string(text: str, ctx: Context, place: Place) -> Target:
+    """``FromConfigString``: Python's ``json.loads``; anything but an object is refused."""
+    try:
+        config = json.loads(text)
+    except RecursionError:
+        _fail(TargetSyntaxError, "JSON nested too deeply", ctx, place.at(0), place.path)
+    except ValueError as e:
+        offset = getattr(e, "pos", 0)
+        _fail(TargetSyntaxError, f"cannot load the config dict as JSON: {getattr(e, 'msg', e)}",
+              ctx, place.at(offset), place.path)
+    if not isinstance(config, dict):
+        _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
+    return from_config(truncate_strings(config), ctx, Place(None, place.path),
+                       text_offset=place.at(0))
+
+
+def truncate_strings(value: Any) -> Any:
+    """Every string of a JSON value as TVM receives it (cut at the first NUL)."""
+    if isinstance(value, str):
+        return rules.truncate_at_nul(value)
+    if isinstance(value, dict):
+        return {rules.truncate_at_nul(k) if isinstance(k, str) else k: truncate_strings(v)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [truncate_strings(v) for v in value]
+    return value
+
+
+# ---- FromRawString ------------------------------------------------------------------------
+
+def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
+    """``FromRawString``: the grammar's words, each option typed by its attribute."""
+    if not text.strip(" "):
+        # TVM refuses "" and crashes on text of spaces only (it reads a kind that is not there).
+        _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,
+              place.at(len(text)), place.path)
+    try:
+        syntax = parse_target_text(text)
+    except SyntaxProblem as e:
+        _fail(TargetSyntaxError, e.message, ctx, place.at(e.offset), place.path)
+    kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), place.path)
+    config: dict[str, Any] = {"kind": kind.name}
+    offsets: dict[str, int] = {}
+    for option in syntax.options:
+        key = option.key
+        if key in config:
+            _fail(DuplicateAttributeError, f"the key {key!r} appears more than once", ctx,
+                  place.at(option.key_offset), _join(place.path, key))
+        spec = _attr(kind, key, ctx, place.at(option.key_offset), place.path)
+        if option.value is None:
+            raw, raw_offset = "1", option.offset  # a bare -flag means "1"
+        else:
+            raw, raw_offset = option.value.text, option.value.offset
+        offsets[key] = place.at(raw_offset)
+        config[key] = value_from_text(raw, spec.type, ctx, place, raw_offset,
+                                      _join(place.path, key), flag=option.value is None)
+    return from_config(config, ctx, place, offsets=offsets)
+
+
+def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: int, path: str,
+                    *, flag: bool = False) -> Any:
+    """``ParseType(const std::string&, info)``: interpret the word, then read it as ``type_``."""
+    text, positions = rules.interpret(raw)
+    if flag:
+        positions = [offset] * (len(text) + 1)  # the implied "1" has no characters of its own
+        offset = 0
+    if type_ in ("int", "bool"):
+        try:
+            number = rules.parse_int(text)
+        except rules.RuleError as e:
+            _fail(AttributeTypeError, f"{e.message} for {type_} attribute {_leaf(path)!r}", ctx,
+                  place.at(offset), path)
+        return bool(number) if type_ == "bool" else number
+    if type_ == "str":
+        return rules.trim_spaces(text)[0]
+    if type_ == "target":
+        inner = place.inner(offset, positions, path)
+        return from_string(text, ctx, inner)
+    element = type_[6:-1]  # array<...>
+    try:
+        pieces = rules.split_string(text, ",")
+    except rules.RuleError as e:
+        _fail(TargetSyntaxError, e.message, ctx, place.at(offset + positions[e.offset or 0]), path)
+    items = []
+    for index, (piece, start) in enumerate(pieces):
+        item_place = place.inner(offset, positions, path)
+        items.append(value_from_text(piece, element, ctx, item_place, start, _join(path, index)))
+    return tuple(items)
+
+
+def _leaf(path: str) -> str:
+    return path.rsplit(".", 1)[-1]
+
+
+def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
+    kind = ctx.schema.kinds.get(name)
+    if kind is None:
+        hint = _suggest(name, list(ctx.schema.kinds) + list(ctx.schema.tag_configs))
+        _fail(UnknownKindError, f"unknown target kind {name!r}{hint}", ctx, offset,
+              _join(path, "kind") if path else None)
+    return kind
+
+
+def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str) -> AttrSpec:
+    spec = kind.attrs.get(key)
+    if spec is None:
+        _fail(UnknownAttributeError,
+              f"unknown attribute {key!r} for target kind {kind.name!r}{_suggest(key, kind.attrs)}",
+              ctx, offset, _join(path, key) if path else None)
+    return spec
+
+
+# ---- FromConfig ---------------------------------------------------------------------------
+
+def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
+                offsets: Mapping[str, int] | None = None, text_offset: int | None = None) -> Target:
+    """``TargetInternal::FromConfig``: the kind's parser, tag, keys, host, attributes, defaults.
+
+    ``offsets`` gives, for legacy text, where each key's value was written (for errors);
+    ``text_offset`` is where JSON text started.
+    """
+    from .target import Target
+
+    path = place.path
+    offsets = offsets or {}
+
+    def where(key: str | None = None) -> int | None:
+        if key is not None and key in offsets:
+            return offsets[key]
+        return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
+
+    config = dict(config)
+    if "features" in config:
+        _fail(TargetValueError, "target features are derived by the target parser, not given",
+              ctx, where(), _join(path, "features"))
+    if "kind" not in config:
+        _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
+    name = config["kind"]
+    if not isinstance(name, str):
+        _fail(AttributeTypeError, f'field "kind" must be a string, not {_type_name(name)}',
+              ctx, where(), _join(path, "kind"))
+    kind = _kind(name, ctx, where(), path)
+    features = None
+    parser = TARGET_PARSERS.get(kind.name)
+    if parser is not None:
+        try:
+            config, features = parser(config, ctx.environment)
+        except TargetError as e:
+            _fail(type(e), e.message, ctx, where(e.path), _join(path, e.path) if e.path else path)
+    del config["kind"]
+
+    tag = config.pop("tag", "")
+    if not isinstance(tag, str):
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {_type_name(tag)}',
+              ctx, where("tag"), _join(path, "tag"))
+
+    has_user_keys = "keys" in config
+    keys: list[str] = []
+    if has_user_keys:
+        given = config.pop("keys")
+        if not isinstance(given, (list, tuple)):
+            _fail(AttributeTypeError, f'field "keys" must be an array, not {_type_name(given)}',
+                  ctx, where("keys"), _join(path, "keys"))
+        for index, key in enumerate(given):
+            if not isinstance(key, str):
+                _fail(AttributeTypeError, f"keys must be strings, not {_type_name(key)}",
+                      ctx, where("keys"), _join(_join(path, "keys"), index))
+            keys.append(key)
+    device = config.get("device")
+    if isinstance(device, str):
+        keys.append(device)
+    if not has_user_keys:
+        keys.extend(kind.default_keys)
+    keys = list(dict.fromkeys(keys))
+
+    host = None
+    if "host" in config:
+        host = _construct(config.pop("host"), ctx, place, where("host"), _join(path, "host"))
+
+    attrs: dict[str, Any] = {}
+    for key, value in config.items():
+        if not isinstance(key, str):
+            _fail(AttributeTypeError, "config keys must be strings", ctx, where(), path)
+        spec = _attr(kind, key, ctx, where(key), path)
+        attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), _join(path, key))
+
+    if "from_device" in attrs:
+        # QueryDevice: only the CPU device API is always there (and its device always exists);
+        # it answers every option with nothing, so each unset attribute becomes null.
+        del attrs["from_device"]
+        if kind.device_type == 1:
+            for key in kind.attrs:
+                attrs.setdefault(key, None)
+
+    for key, default in kind.defaults.items():
+        attrs.setdefault(key, default)
+
+    return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
+                          host=host, attrs=attrs, features=features)
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
+    """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
+    from .target import Target
+
+    if isinstance(value, Target):
+        return value
+    if isinstance(value, str):
+        return _from_json_string(value, ctx, place, offset, path)
+    if isinstance(value, Mapping):
+        return from_config(value, ctx, Place(None, path), text_offset=offset)
+    _fail(AttributeTypeError, f"cannot create a target from {_type_name(value)}", ctx, offset, path)
+
+
+def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
+                      path: str) -> Target:
+    """A target given as a string inside JSON: errors point at that JSON value."""
+    inner_ctx = Context(ctx.schema, ctx.environment, text)
+    try:
+        return from_string(text, inner_ctx, Place(None, path))
+    except TargetError as e:
+        if ctx.source is None:
+            raise
+        _fail(type(e), e.message, ctx, offset, e.path or path)
+
+
+def value_from_json(value: Any, type_: str, ctx: Context, place: Place, offset: int | None,
+                    path: str) -> Any:
+    """``ParseType(const Any&, info)``: check (and for int/bool, convert) a config value."""
+    from .target import Target
+
+    if type_ == "int":
+        if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
+            return int(value)
+    elif type_ == "bool":
+        if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
+            return bool(value)
+    elif type_ == "str":
+        if isinstance(value, str):
+            return value
+    elif type_ == "target":
+        if isinstance(value, (Target, str, Mapping)):
+            return _construct(value, ctx, place, offset, path)
+    elif isinstance(value, (list, tuple)):
+        element = type_[6:-1]
+        return tuple(value_from_json(item, element, ctx, place, offset, _join(path, index))
+                     for index, item in enumerate(value))
+    expected = {"int": "an integer", "bool": "a boolean", "str": "a string",
+                "target": "a target (string or object)"}.get(type_, "an array")
+    _fail(AttributeTypeError, f"expects {expected}, but gets {_type_name(value)}: {value!r}"[:300],
+          ctx, offset, path)

@@ -1,0 +1,217 @@
+"""The kinds' target parsers of TVM 0.21 (``set_target_parser``): config in, config and features out.
+
+They run on the raw config before its attributes are type-checked, exactly where TVM runs
+them (``FromConfig``), so they see JSON values as given and must refuse wrong types as
+TVM's ``Downcast`` does. Machine-dependent values come only from the ``Environment``.
+
+Sources: ``src/target/target_kind.cc`` (cuda, nvptx, rocm, test) and
+``src/target/parsers/{cpu,mprofile,aprofile}.cc``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .environment import Environment
+from .errors import AttributeTypeError, TargetValueError
+
+Config = dict[str, Any]
+Features = dict[str, Any]
+TargetParser = Callable[[Config, "Environment | None"], "tuple[Config, Features | None]"]
+
+
+def _optional_str(config: Mapping[str, Any], key: str) -> str | None:
+    """``Downcast<Optional<String>>(config.Get(key))``."""
+    value = config.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise AttributeTypeError(f"{key!r} must be a string, not {type(value).__name__}", path=key)
+
+
+def _required_str(config: Mapping[str, Any], key: str) -> str:
+    """``Downcast<String>(config.at(key))``: present, so it must be a string (not null)."""
+    value = config[key]
+    if isinstance(value, str):
+        return value
+    raise AttributeTypeError(f"{key!r} must be a string, not {_json_type(value)}", path=key)
+
+
+def _optional_str_array(config: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    """``Downcast<Optional<Array<String>>>(config.Get(key))``."""
+    value = config.get(key)
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise AttributeTypeError(f"{key!r} must be an array of strings", path=key)
+
+
+def _json_type(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _check_or_set(config: Config, key: str, expected: str) -> None:
+    """``CheckOrSetAttr``: fill in ``key``, or insist that it already has that value."""
+    if key not in config:
+        config[key] = expected
+    elif config[key] != expected or not isinstance(config[key], str):
+        raise TargetValueError(f'expects {key!r} to be "{expected}", but gets: {config[key]!r}',
+                               path=key)
+
+
+def _merge_arm_keys(config: Config) -> None:
+    """``MergeKeys`` of the Arm parsers: ``arm_cpu`` and ``cpu`` follow the given keys."""
+    keys = list(_optional_str_array(config, "keys") or ())
+    for key in ("arm_cpu", "cpu"):
+        if key not in keys:
+            keys.append(key)
+    config["keys"] = keys
+
+
+# ---- Arm M-profile (parsers/mprofile.cc) -------------------------------------------------
+
+_MPROFILE_BASE = ("cortex-m0", "cortex-m3")
+_MPROFILE_DSP = ("cortex-m55", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m85")
+_MPROFILE_MVE = ("cortex-m55", "cortex-m85")
+
+
+def _cpu_matches(mcpu: str | None, prefixes: tuple[str, ...]) -> bool:
+    return mcpu is not None and mcpu.startswith(prefixes)
+
+
+def _has_flag(mcpu: str | None, mattr: tuple[str, ...] | None, flag: str) -> bool:
+    return (mcpu is not None and flag in mcpu) or any(flag in item for item in mattr or ())
+
+
+def _is_mprofile(config: Config) -> bool:
+    mcpu = _optional_str(config, "mcpu")
+    return _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
+
+
+def _mprofile_features(config: Config) -> Features:
+    mcpu = _optional_str(config, "mcpu")
+    mattr = _optional_str_array(config, "mattr")
+    nomve = _has_flag(mcpu, mattr, "+nomve")
+    nodsp = _has_flag(mcpu, mattr, "+nodsp")
+    if _cpu_matches(mcpu, _MPROFILE_MVE) and not nomve and not nodsp:
+        return {"has_dsp": True, "has_mve": True}
+    if _cpu_matches(mcpu, _MPROFILE_DSP) and not nodsp:
+        return {"has_dsp": True, "has_mve": False}
+    return {"has_dsp": False, "has_mve": False}
+
+
+# ---- Arm A-profile (parsers/aprofile.cc) -------------------------------------------------
+
+def is_aarch64(mtriple: str | None) -> bool:
+    return mtriple is not None and mtriple.startswith("aarch64")
+
+
+def is_aarch32(mtriple: str | None, mcpu: str | None) -> bool:
+    if mtriple is None:
+        return False
+    return mtriple.startswith("arm") and not (mcpu is not None and mcpu.startswith("cortex-m"))
+
+
+def _is_aprofile(config: Config) -> bool:
+    mtriple = _optional_str(config, "mtriple")
+    mcpu = _optional_str(config, "mcpu")
+    return is_aarch32(mtriple, mcpu) or is_aarch64(mtriple)
+
+
+def _aprofile_features(config: Config) -> Features | None:
+    """TVM asks LLVM which features the CPU and ``-mattr`` imply.
+
+    That knowledge (and LLVM's refusal of some option values) is not part of this
+    dialect's data yet: the features are left underived (``None``), keys are still merged.
+    """
+    kind = config.get("kind")
+    if kind != "llvm":
+        raise TargetValueError(f"Arm A-profile features need target kind 'llvm', but got {kind!r}")
+    return None
+
+
+# ---- the parsers -------------------------------------------------------------------------
+
+def parse_cpu(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+    """``parsers::cpu::ParseTarget`` (llvm and c)."""
+    mtriple = _optional_str(config, "mtriple")
+    mcpu = _optional_str(config, "mcpu")
+    if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
+        if env is not None and env.system_triple is not None:
+            config["mtriple"] = env.system_triple
+    if _is_mprofile(config):
+        features = _mprofile_features(config)
+        _merge_arm_keys(config)
+        return config, features
+    if _is_aprofile(config):
+        aprofile = _aprofile_features(config)
+        _merge_arm_keys(config)
+        return config, aprofile
+    return config, None
+
+
+def parse_cuda(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+    """``UpdateCUDAAttrs``: validate ``-arch`` or fill it in from the first GPU."""
+    if "arch" in config:
+        arch = _required_str(config, "arch")
+        if not arch.startswith("sm_"):
+            raise TargetValueError(f"CUDA target gets an invalid CUDA arch: -arch={arch}", path="arch")
+    elif env is not None and env.cuda_arch is not None:
+        config["arch"] = env.cuda_arch
+    return config, None
+
+
+def parse_nvptx(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+    """``UpdateNVPTXAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in."""
+    _check_or_set(config, "mtriple", "nvptx64-nvidia-cuda")
+    if "mcpu" in config:
+        mcpu = _required_str(config, "mcpu")
+        if not mcpu.startswith("sm_"):
+            raise TargetValueError(f"NVPTX target gets an invalid CUDA arch: -mcpu={mcpu}", path="mcpu")
+    elif env is not None and env.cuda_arch is not None:
+        config["mcpu"] = env.cuda_arch
+    return config, None
+
+
+def _gfx_version(mcpu: str) -> str:
+    """``ExtractStringWithPrefix(mcpu, "gfx")``: the letters and digits after ``gfx``."""
+    if not mcpu.startswith("gfx"):
+        return ""
+    end = 3
+    while end < len(mcpu) and mcpu[end].isascii() and mcpu[end].isalnum():
+        end += 1
+    return mcpu[3:end]
+
+
+def parse_rocm(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+    """``UpdateROCmAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in; old-ROCm mattr."""
+    _check_or_set(config, "mtriple", "amdgcn-amd-amdhsa-hcc")
+    if "mcpu" in config:
+        mcpu = _required_str(config, "mcpu")
+        if not _gfx_version(mcpu):
+            raise TargetValueError(f"ROCm target gets an invalid GFX version: -mcpu={mcpu}",
+                                   path="mcpu")
+    elif env is not None and env.rocm_arch is not None:
+        config["mcpu"] = env.rocm_arch
+    if env is not None and env.rocm_api_version is not None and env.rocm_api_version < 305:
+        mattr = list(_optional_str_array(config, "mattr") or ())
+        mattr.append("-code-object-v3")
+        config["mattr"] = mattr
+    return config, None
+
+
+def parse_test(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+    """``TestTargetParser``: the ``test`` kind only says that it is one."""
+    return config, {"is_test": True}
+
+
+#: Which kinds have a target parser (``set_target_parser`` in target_kind.cc).
+TARGET_PARSERS: Mapping[str, TargetParser] = {
+    "llvm": parse_cpu,
+    "c": parse_cpu,
+    "cuda": parse_cuda,
+    "nvptx": parse_nvptx,
+    "rocm": parse_rocm,
+    "test": parse_test,
+}

@@ -1,0 +1,72 @@
+"""What TVM detected from the machine, made explicit: the ``environment`` of ``parse``."""
+
+from __future__ import annotations
+
+import platform
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+__all__ = ["Environment"]
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    """The machine-dependent values TVM 0.21 filled in while reading a target.
+
+    ``None`` for a field means "not detected": the value is left out, as ``parse`` does
+    with ``environment=None``.
+
+    * ``system_triple``: LLVM's host triple, the ``mtriple`` of an ``llvm`` target that
+      has neither ``-mtriple`` nor ``-mcpu``;
+    * ``cuda_arch``: ``sm_XX`` of the first CUDA GPU, for ``cuda -arch`` and ``nvptx -mcpu``
+      when they are not given (TVM's fallback without a GPU is ``sm_50``);
+    * ``rocm_arch``: ``gfxNNN`` of the first ROCm GPU, for ``rocm -mcpu`` (fallback ``gfx900``);
+    * ``rocm_api_version``: ROCm's API version; below 305 TVM adds ``-mattr=-code-object-v3``.
+    """
+
+    system_triple: str | None = None
+    cuda_arch: str | None = None
+    rocm_arch: str | None = None
+    rocm_api_version: int | None = None
+
+    @classmethod
+    def no_gpu(cls, system_triple: str = "x86_64-unknown-linux-gnu") -> Environment:
+        """Exactly what TVM 0.21 fills in on a machine without GPUs."""
+        return cls(system_triple=system_triple, cuda_arch="sm_50", rocm_arch="gfx900",
+                   rocm_api_version=305)
+
+    @classmethod
+    def detect(cls) -> Environment:
+        """The local machine: its triple, and the first NVIDIA GPU's arch if ``nvidia-smi`` sees one."""
+        cuda_arch = _nvidia_arch()
+        return cls(system_triple=_system_triple(), cuda_arch=cuda_arch or "sm_50",
+                   rocm_arch="gfx900", rocm_api_version=305)
+
+
+def _system_triple() -> str:
+    """LLVM's spelling of this machine's triple (``x86_64-unknown-linux-gnu``)."""
+    machine = platform.machine().lower() or "unknown"
+    machine = {"amd64": "x86_64", "arm64": "aarch64" if platform.system() == "Linux" else "arm64"}.get(
+        machine, machine)
+    system = platform.system()
+    if system == "Linux":
+        return f"{machine}-unknown-linux-gnu"
+    if system == "Darwin":
+        return f"{machine}-apple-darwin{platform.release()}"
+    if system == "Windows":
+        return f"{machine}-pc-windows-msvc"
+    return f"{machine}-unknown-{system.lower() or 'unknown'}"
+
+
+def _nvidia_arch() -> str | None:
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return None
+    try:
+        out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=10, check=True).stdout
+        major, _, minor = out.splitlines()[0].strip().partition(".")
+        return f"sm_{int(major)}{int(minor or 0)}"
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None

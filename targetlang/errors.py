@@ -1,0 +1,106 @@
+"""The error family of targetlang: every failure to read a target is a ``TargetError``."""
+
+from __future__ import annotations
+
+__all__ = [
+    "TargetError",
+    "TargetSyntaxError",
+    "UnknownKindError",
+    "UnknownAttributeError",
+    "AttributeTypeError",
+    "DuplicateAttributeError",
+    "TargetValueError",
+]
+
+
+class TargetError(ValueError):
+    """A target text or config that cannot be read.
+
+    ``message`` says what is wrong, ``source`` is the text that was parsed (or None),
+    ``offset`` is a 0-based index into ``source`` (``len(source)`` means "at the end"),
+    or None when no single place is to blame. ``path`` is the JSON path of the value at
+    fault (``host.devices[1].arch``) for errors about JSON input, else None.
+    ``str(err)`` shows the source line with a caret under the offset.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        offset: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        if offset is not None and source is not None:
+            offset = max(0, min(offset, len(source)))
+        elif source is None:
+            offset = None
+        self.message = message
+        self.source = source
+        self.offset = offset
+        self.path = path
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        text = self.message
+        if self.path:
+            text = f"{text} (at {self.path})"
+        if self.source is None:
+            return text
+        if self.offset is None:
+            return f"{text}\n    {_one_line(self.source)}"
+        line_start = self.source.rfind("\n", 0, self.offset) + 1
+        line_end = self.source.find("\n", self.offset)
+        if line_end < 0:
+            line_end = len(self.source)
+        line = self.source[line_start:line_end]
+        column = self.offset - line_start
+        where = ""
+        if line_start or line_end < len(self.source):
+            row = self.source.count("\n", 0, self.offset) + 1
+            where = f" (at line {row}, column {column + 1})"
+        # A caret lines up only when every character before it is one column wide.
+        pad = "".join("\t" if c == "\t" else " " for c in line[:column])
+        return f"{text}{where}\n    {_visible(line)}\n    {pad}^"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.message, self.source, self.offset, self.path))
+
+
+def _rebuild(
+    cls: type[TargetError], message: str, source: str | None, offset: int | None, path: str | None
+) -> TargetError:
+    return cls(message, source=source, offset=offset, path=path)
+
+
+def _visible(line: str) -> str:
+    """The line with control characters other than tab shown as spaces (keeps the caret aligned)."""
+    return "".join(c if c == "\t" or c.isprintable() else " " for c in line)
+
+
+def _one_line(source: str) -> str:
+    return _visible(source.replace("\n", " "))
+
+
+class TargetSyntaxError(TargetError):
+    """The text is not in the target language: quotes, dashes, empty key or value."""
+
+
+class UnknownKindError(TargetError):
+    """The target kind (or tag) is not defined in the dialect."""
+
+
+class UnknownAttributeError(TargetError):
+    """The kind has no attribute of that name."""
+
+
+class AttributeTypeError(TargetError):
+    """A value does not have, or cannot be read as, the attribute's type."""
+
+
+class DuplicateAttributeError(TargetError):
+    """An attribute is given more than once."""
+
+
+class TargetValueError(TargetError):
+    """A well-typed value that the kind's target parser refuses (``cuda -arch=compute_80``)."""

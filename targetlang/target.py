@@ -1,0 +1,281 @@
+"""The ``Target`` value and the functions that read one: ``parse`` and ``from_json``."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any, Literal
+
+from . import _format
+from ._lower import Context, Place, from_config, from_top_level_text, truncate_strings
+from ._schema import DialectSchema, KindSpec, load
+from .environment import Environment
+from .errors import TargetError, TargetSyntaxError
+
+__all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "DEFAULT_DIALECT"]
+
+DEFAULT_DIALECT = "tvm-0.21"
+
+AttrValue = Any  # int | bool | str | tuple[...] | Target | None
+
+
+class TargetFeatures(Mapping[str, object]):
+    """What the kind's target parser derived; a feature not derived reads as None."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, object] | None) -> None:
+        self._values: Mapping[str, object] = MappingProxyType(dict(values or {}))
+
+    def __getitem__(self, name: str) -> object:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._values.get(name)
+
+    def __repr__(self) -> str:
+        return f"TargetFeatures({dict(self._values)!r})"
+
+
+class Target:
+    """A compilation target: kind, keys, host and typed attributes, read in one dialect.
+
+    Immutable and hashable; two targets are equal exactly when their ``dialect`` and
+    ``to_json()`` are equal. Read one with :func:`parse` or :func:`from_json`.
+    """
+
+    __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
+                 "_identity", "_canonical")
+
+    _kind: str
+    _dialect: str
+    _tag: str
+    _keys: tuple[str, ...]
+    _host: Target | None
+    _attrs: Mapping[str, AttrValue]
+    _features: TargetFeatures
+    _identity: str | None
+    _canonical: str | None
+
+    def __init__(self) -> None:
+        raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
+
+    @classmethod
+    def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
+                host: Target | None, attrs: Mapping[str, AttrValue],
+                features: Mapping[str, object] | None) -> Target:
+        self = object.__new__(cls)
+        self._kind = kind
+        self._dialect = dialect
+        self._tag = tag
+        self._keys = keys
+        self._host = host
+        self._attrs = MappingProxyType(dict(sorted(attrs.items())))
+        self._features = TargetFeatures(features)
+        self._identity = None
+        self._canonical = None
+        return self
+
+    # ---- members -------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> str:
+        """The target kind (``"cuda"``)."""
+        return self._kind
+
+    @property
+    def dialect(self) -> str:
+        """The dialect the target was read in (``"tvm-0.21"``)."""
+        return self._dialect
+
+    @property
+    def tag(self) -> str:
+        """The ``tag`` field as TVM sets it: from ``-tag=`` or a JSON ``tag``; else ``""``."""
+        return self._tag
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Dispatch keys, in TVM's order."""
+        return self._keys
+
+    @property
+    def host(self) -> Target | None:
+        """The host target, if any."""
+        return self._host
+
+    @property
+    def attrs(self) -> Mapping[str, AttrValue]:
+        """Typed attributes, defaults included (``int``, ``bool``, ``str``, tuples, targets)."""
+        return self._attrs
+
+    @property
+    def features(self) -> TargetFeatures:
+        """What the kind's target parser derived (``has_dsp``, ``is_test``, ...)."""
+        return self._features
+
+    # ---- serializers ---------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
+        out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": list(self._keys)}
+        if self._host is not None:
+            out["host"] = self._host.to_json()
+        for key, value in self._attrs.items():
+            out[key] = _plain(value)  # attributes override the fields, as in TVM's Export()
+        return out
+
+    def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
+        """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
+        if style == "tvm":
+            if any(isinstance(v, tuple) and any(isinstance(i, Target) for i in v)
+                   for v in self._attrs.values()):
+                raise TargetError("TVM 0.21 cannot print a target with target-typed attributes "
+                                  "(composite devices); use the canonical style")
+            return _format.tvm_string(self)
+        if style != "canonical":
+            raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
+        if self._canonical is None:
+            self._canonical = _format.canonical(self)
+        return self._canonical
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"<Target({self.to_string()!r})>"
+
+    # ---- value semantics -----------------------------------------------------------------
+
+    def _key(self) -> str:
+        # Equality and hashing both come from the canonical JSON: two targets are the same
+        # exactly when TVM would export the same dict (API.md), whatever text they came from.
+        if self._identity is None:
+            self._identity = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return self._identity
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Target):
+            return NotImplemented
+        return self is other or (self._dialect == other._dialect and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        return hash((self._dialect, self._key()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle, (self.to_json(), self._dialect))
+
+    # ---- copies ----------------------------------------------------------------------------
+
+    def with_host(self, host: Target | str | Mapping[str, Any] | None) -> Target:
+        """A copy with the host replaced (a Target, text or dict; None removes it)."""
+        if host is not None and not isinstance(host, Target):
+            host = parse(host, dialect=self._dialect) if isinstance(host, str) else \
+                from_json(host, dialect=self._dialect)
+        return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
+                              keys=self._keys, host=host, attrs=self._attrs,
+                              features=self._features)
+
+    def with_attrs(self, changes: Mapping[str, Any]) -> Target:
+        """A copy with attributes set (None removes one), validated like :func:`from_json`."""
+        config = self.to_json()
+        for key, value in changes.items():
+            if value is None:
+                config.pop(key, None)
+            else:
+                config[key] = _plain(value)
+        return from_json(config, dialect=self._dialect)
+
+
+def _plain(value: AttrValue) -> Any:
+    if isinstance(value, Target):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _unpickle(config: dict[str, Any], dialect: str) -> Target:
+    return from_json(config, dialect=dialect)
+
+
+# ---- reading --------------------------------------------------------------------------------
+
+def _schema(dialect: str) -> DialectSchema:
+    try:
+        return load(dialect)
+    except KeyError:
+        raise ValueError(f"unknown dialect {dialect!r}") from None
+
+
+def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
+          environment: Environment | None = None) -> Target:
+    """Read a target text exactly as TVM's ``Target(str)`` does in ``dialect``.
+
+    Accepts a legacy target string (``cuda -arch=sm_80``), a registered tag
+    (``nvidia/jetson-nano``) or JSON text (first character ``{``). ``environment`` gives the
+    values TVM detected from the machine; with None nothing machine-dependent is filled in.
+    Raises :class:`TargetError` for anything TVM refuses (or crashes on).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse() takes text, not {type(text).__name__}; use from_json() for dicts")
+    ctx = Context(_schema(dialect), environment, text)
+    try:
+        return from_top_level_text(text, ctx)
+    except RecursionError:
+        raise TargetSyntaxError("target nested too deeply", source=text, offset=None) from None
+
+
+def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
+              environment: Environment | None = None) -> Target:
+    """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
+    if isinstance(obj, str):
+        if not obj.lstrip().startswith("{"):
+            raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
+        return parse(obj.lstrip(), dialect=dialect, environment=environment)
+    if not isinstance(obj, Mapping):
+        raise TypeError(f"from_json() takes a dict or JSON text, not {type(obj).__name__}")
+    ctx = Context(_schema(dialect), environment, None)
+    try:
+        return from_config(_reimport(truncate_strings(dict(obj))), ctx, Place())
+    except RecursionError:
+        raise TargetSyntaxError("target nested too deeply") from None
+
+
+def _reimport(config: dict[str, Any]) -> dict[str, Any]:
+    """Read back the export of a ``-from_device`` target: its nulls are not given values.
+
+    TVM's export of such a target has every unset option as null (and cannot read it
+    back); ``from_device`` null marks it, and asking the CPU again gives the same nulls.
+    """
+    if "from_device" in config and config["from_device"] is None:
+        config = {k: v for k, v in config.items() if v is not None}
+        config["from_device"] = 0
+    return config
+
+
+# ---- schema introspection -------------------------------------------------------------------
+
+def kinds(dialect: str = DEFAULT_DIALECT) -> Mapping[str, KindSpec]:
+    """The target kinds of ``dialect``: attributes with types and defaults, keys, device type."""
+    return _schema(dialect).kinds
+
+
+@functools.cache
+def _tags(dialect: str) -> Mapping[str, Target]:
+    return MappingProxyType({name: parse(name, dialect=dialect)
+                             for name in _schema(dialect).tag_configs})
+
+
+def tags(dialect: str = DEFAULT_DIALECT) -> Mapping[str, Target]:
+    """The registered tags of ``dialect``, each with the target it names."""
+    return _tags(dialect)
