@@ -43,10 +43,9 @@ def tvm_string(target: Target) -> str:
                 written = rules.stringify_array(value)
             else:
                 written = rules.stringify_atomic(value)
-        except rules.RuleError:
-            raise TargetError("Cannot stringify object of type target.Target: TVM's str() "
-                              "fails for a target with target-typed attributes "
-                              f"(here {key!r}); use the canonical style") from None
+        except rules.RuleError as e:
+            raise TargetError(f"{e.message} in attribute {key!r}: TVM 0.21's str() fails "
+                              "here; use the canonical style") from None
         if written:
             parts.append(f"-{key}={written}")
     return text + " " + " ".join(parts)
@@ -141,8 +140,10 @@ def _item(value: Any, depth: int) -> str:
     if isinstance(value, Target):
         text = _legacy(value, depth + 1)
         text = json_text(value) if text is None else text
-    else:
+    elif isinstance(value, str):
         text = _string(value)
+    else:
+        raise _NoLegacy  # a null item
     return text if _is_plain(text) else rules.quote(rules.uninterpret(text))
 
 

@@ -306,7 +306,9 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     host = None
     if "host" in config:
-        host = _construct(config.pop("host"), ctx, place, where("host"), _join(path, "host"))
+        given_host = config.pop("host")
+        if given_host is not None:  # a null host is no host
+            host = _construct(given_host, ctx, place, where("host"), _join(path, "host"))
 
     attrs: dict[str, Any] = {}
     for key, value in config.items():
@@ -382,6 +384,8 @@ def value_from_json(value: Any, type_: str, ctx: Context, place: Place, offset: 
         if isinstance(value, str):
             return value
     elif type_ == "target":
+        if value is None:
+            return None  # TVM keeps a null target (as an item of composite -devices, say)
         if isinstance(value, (Target, str, Mapping)):
             return _construct(value, ctx, place, offset, path)
     elif isinstance(value, (list, tuple)):

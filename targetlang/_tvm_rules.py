@@ -171,7 +171,11 @@ def stringify_atomic(value: object) -> str:
         if " " in u and not is_quoted(u):
             u = quote(u)
         return u
-    raise RuleError(f"Cannot stringify object of type {type(value).__name__}")
+    from .target import Target
+
+    kind = "target.Target" if isinstance(value, Target) else "None" if value is None else \
+        type(value).__name__
+    raise RuleError(f"Cannot stringify object of type {kind}")
 
 
 def stringify_array(items: tuple[object, ...]) -> str:

@@ -137,10 +137,6 @@ class Target:
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
         """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
         if style == "tvm":
-            if any(isinstance(v, tuple) and any(isinstance(i, Target) for i in v)
-                   for v in self._attrs.values()):
-                raise TargetError("TVM 0.21 cannot print a target with target-typed attributes "
-                                  "(composite devices); use the canonical style")
             return _format.tvm_string(self)
         if style != "canonical":
             raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
