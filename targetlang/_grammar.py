@@ -90,6 +90,13 @@ def target_parser() -> Lark:
     )
 
 
+def grammar_text() -> str:
+    """The text of ``grammar/target.lark`` as installed (for tools: strategies, strict checks)."""
+    from importlib import resources
+
+    return resources.files("targetlang.grammar").joinpath("target.lark").read_text("utf-8")
+
+
 _EXPECTED_WORDS = {
     "WORD": "a value or target kind",
     "OPTION_NAME": "an option such as -key",

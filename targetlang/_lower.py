@@ -168,29 +168,33 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     try:
         syntax = parse_target_text(text)
     except SyntaxProblem as e:
-        _fail(TargetSyntaxError, e.message, ctx, place.at(e.offset), place.path)
-    kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), place.path)
+        _fail(TargetSyntaxError, e.message, ctx, place.at(e.offset))
+    # Legacy text needs no JSON paths in its errors: the caret points at the characters.
+    kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), "")
     config: dict[str, Any] = {"kind": kind.name}
     offsets: dict[str, int] = {}
     for option in syntax.options:
         key = option.key
         if key in config:
             _fail(DuplicateAttributeError, f"the key {key!r} appears more than once", ctx,
-                  place.at(option.key_offset), _join(place.path, key))
-        spec = _attr(kind, key, ctx, place.at(option.key_offset), place.path)
+                  place.at(option.key_offset))
+        spec = _attr(kind, key, ctx, place.at(option.key_offset), "")
         if option.value is None:
             raw, raw_offset = "1", option.offset  # a bare -flag means "1"
         else:
             raw, raw_offset = option.value.text, option.value.offset
         offsets[key] = place.at(raw_offset)
-        config[key] = value_from_text(raw, spec.type, ctx, place, raw_offset,
-                                      _join(place.path, key), flag=option.value is None)
+        config[key] = value_from_text(raw, spec.type, ctx, place, raw_offset, key,
+                                      flag=option.value is None)
     return from_config(config, ctx, place, offsets=offsets)
 
 
-def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: int, path: str,
+def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: int, name: str,
                     *, flag: bool = False) -> Any:
-    """``ParseType(const std::string&, info)``: interpret the word, then read it as ``type_``."""
+    """``ParseType(const std::string&, info)``: interpret the word, then read it as ``type_``.
+
+    ``name`` is the attribute's name, for messages.
+    """
     text, positions = rules.interpret(raw)
     if flag:
         positions = [offset] * (len(text) + 1)  # the implied "1" has no characters of its own
@@ -199,28 +203,24 @@ def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: in
         try:
             number = rules.parse_int(text)
         except rules.RuleError as e:
-            _fail(AttributeTypeError, f"{e.message} for {type_} attribute {_leaf(path)!r}", ctx,
-                  place.at(offset), path)
+            _fail(AttributeTypeError, f"{e.message} for {type_} attribute {name!r}", ctx,
+                  place.at(offset))
         return bool(number) if type_ == "bool" else number
     if type_ == "str":
         return rules.trim_spaces(text)[0]
     if type_ == "target":
-        inner = place.inner(offset, positions, path)
-        return from_string(text, ctx, inner)
+        return from_string(text, ctx, place.inner(offset, positions, ""))
     element = type_[6:-1]  # array<...>
     try:
         pieces = rules.split_string(text, ",")
     except rules.RuleError as e:
-        _fail(TargetSyntaxError, e.message, ctx, place.at(offset + positions[e.offset or 0]), path)
+        _fail(TargetSyntaxError, f"{e.message} in attribute {name!r}", ctx,
+              place.at(offset + positions[e.offset or 0]))
     items = []
     for index, (piece, start) in enumerate(pieces):
-        item_place = place.inner(offset, positions, path)
-        items.append(value_from_text(piece, element, ctx, item_place, start, _join(path, index)))
+        item_place = place.inner(offset, positions, "")
+        items.append(value_from_text(piece, element, ctx, item_place, start, name))
     return tuple(items)
-
-
-def _leaf(path: str) -> str:
-    return path.rsplit(".", 1)[-1]
 
 
 def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
@@ -277,7 +277,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         try:
             config, features = parser(config, ctx.environment)
         except TargetError as e:
-            _fail(type(e), e.message, ctx, where(e.path), _join(path, e.path) if e.path else path)
+            json_path = (_join(path, e.path) if e.path else path) if not offsets else None
+            _fail(type(e), e.message, ctx, where(e.path), json_path)
     del config["kind"]
 
     tag = config.pop("tag", "")

@@ -122,13 +122,80 @@ def _is_aprofile(config: Config) -> bool:
 def _aprofile_features(config: Config) -> Features | None:
     """TVM asks LLVM which features the CPU and ``-mattr`` imply.
 
-    That knowledge (and LLVM's refusal of some option values) is not part of this
-    dialect's data yet: the features are left underived (``None``), keys are still merged.
+    Building LLVM's target information first checks the options (``_check_llvm_options``);
+    which features a CPU has is LLVM's knowledge, not part of this dialect's data yet: the
+    features are left underived (``None``); keys are still merged.
     """
     kind = config.get("kind")
     if kind != "llvm":
         raise TargetValueError(f"Arm A-profile features need target kind 'llvm', but got {kind!r}")
+    _check_llvm_options(config)
     return None
+
+
+def _check_llvm_options(config: Config) -> None:
+    """The option checks of ``LLVMTargetInfo``'s constructor (src/target/llvm/llvm_instance.cc)."""
+    _optional_str(config, "mtriple")
+    _optional_str(config, "mcpu")
+    for item in _optional_str_array(config, "mattr") or ():
+        if item and item[0] not in "+-":
+            # LLVM aborts the process on a feature without its sign; TVM dies with it.
+            raise TargetValueError(f"-mattr item {item!r} must start with '+' or '-' "
+                                   "(LLVM aborts on it)", path="mattr")
+    cl_opts = _optional_str_array(config, "cl-opt")
+    if cl_opts is not None and not all(_is_llvm_option(opt) for opt in cl_opts):
+        raise TargetValueError("there were errors parsing command-line options", path="cl-opt")
+    float_abi = _optional_str(config, "mfloat-abi")
+    if float_abi is not None and float_abi not in ("hard", "soft"):
+        raise TargetValueError(f"invalid -mfloat-abi option {float_abi}", path="mfloat-abi")
+    jit = _optional_str(config, "jit")
+    if jit is not None and jit not in ("mcjit", "orcjit"):
+        raise TargetValueError(f"invalid jit option {jit} (can be `orcjit` or `mcjit`).",
+                               path="jit")
+    width = config.get("vector-width")
+    if isinstance(width, int) and not 0 < width <= 65536:
+        raise TargetValueError(f"Invalid -vector-width value: {width}", path="vector-width")
+    if "mabi" in config:
+        _required_str(config, "mabi")
+
+
+_CL_OPT_TYPES = ("bool", "int", "uint", "string")
+
+
+def _is_llvm_option(text: str) -> bool:
+    """``LLVMTargetInfo::ParseOptionString``: ``-name[:type][=value]`` with a value of that type."""
+    body = text.lstrip("-")
+    if len(text) - len(body) not in (1, 2):
+        return False
+    name_end = min((i for i in (body.find(":"), body.find("=")) if i >= 0), default=len(body))
+    if name_end == 0:
+        return False
+    rest = body[name_end:]
+    type_ = "bool?"
+    if rest.startswith(":"):
+        type_, equals, value = rest[1:].partition("=")
+        if type_ not in _CL_OPT_TYPES or not equals:
+            return False  # TVM's tokenizer reads "-a:int" as a type followed by a stray value
+        rest = equals + value
+    if not rest:
+        return type_ in ("bool", "bool?")
+    value = rest[1:]  # rest starts with "="
+    if type_ in ("int", "uint"):
+        return _stoll(value) is not None
+    if type_ == "string":
+        return True
+    number = _stoll(value)
+    return number in (0, 1) or value.lower() in ("true", "false")
+
+
+def _stoll(text: str) -> int | None:
+    """``std::stoll`` that must consume the whole text."""
+    stripped = text.lstrip(" \t\n\v\f\r")
+    body = stripped[1:] if stripped[:1] in "+-" else stripped
+    if not body.isascii() or not body.isdigit():
+        return None
+    number = int(stripped)
+    return number if -(2**63) <= number < 2**63 else None
 
 
 # ---- the parsers -------------------------------------------------------------------------

@@ -1,0 +1,59 @@
+"""Differential tests against the live TVM 0.21 oracle (skipped when it is not installed)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import targetlang as tl
+from conftest import ORACLE_TVM021, SHARED
+from strategies import target_like_text
+
+ENV = tl.Environment.no_gpu()
+QUERY = SHARED / "oracle" / "query.py"
+
+
+def ask_tvm(texts: list[str]) -> list[dict[str, object]]:
+    lines = [json.dumps({"target": t}) for t in texts]
+    done = subprocess.run([str(ORACLE_TVM021), str(QUERY), "--timeout", "30"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=600, check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def agree(text: str, answer: dict[str, object]) -> None:
+    if not answer["ok"]:
+        with pytest.raises(tl.TargetError):
+            tl.parse(text, environment=ENV)
+        return
+    target = tl.parse(text, environment=ENV)
+    assert target.to_json() == answer["export"], text
+    if answer["str_error"] is None:
+        assert target.to_string(style="tvm") == answer["str"], text
+
+
+@pytest.mark.oracle
+@settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(target_like_text(), min_size=300, max_size=300))
+def test_generated_strings_agree_with_tvm(texts: list[str]) -> None:
+    for text, answer in zip(texts, ask_tvm(texts)):
+        if any(a in text for a in ("aarch64", "-mtriple=arm")):
+            continue  # Arm A-profile answers need LLVM's feature tables (features issue)
+        agree(text, answer)
+
+
+@pytest.mark.oracle
+def test_golden_corpus_is_still_what_tvm_says() -> None:
+    """A random sample of the committed golden corpus, asked again."""
+    golden = Path(__file__).parent / "data" / "tvm-0.21" / "golden.jsonl"
+    records = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines()]
+    sample = random.Random(21).sample(records, 200)
+    for record, answer in zip(sample, ask_tvm([r["input"] for r in sample])):
+        assert (answer["ok"], answer["export"], answer["str"]) == \
+            (record["ok"], record["export"], record["str"]), record["input"]
