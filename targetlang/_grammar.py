@@ -34,7 +34,7 @@ def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
             raise SyntaxProblem(f"empty attribute key in {text!r}", start + dashes)
         if equals == len(text) - 1:
             raise SyntaxProblem(f"empty value for attribute {key!r}", start + len(text))
-        word = Word(text[equals + 1 :], start + equals + 1)
+        word: Word | None = Word(text[equals + 1 :], start + equals + 1)
     else:
         key = text[dashes:]
         if not key:
@@ -85,7 +85,7 @@ def target_parser() -> Lark:
         "target.lark",
         parser="lalr",
         lexer="contextual",
-        transformer=_make_transformer(),  # type: ignore[arg-type]
+        transformer=_make_transformer(),
         cache=True,
     )
 
@@ -113,7 +113,7 @@ def parse_target_text(text: str) -> TargetText:
         tree = target_parser().parse(text)
     except UnexpectedCharacters as e:
         # The only character no terminal can start with is an unmatched quote.
-        raise SyntaxProblem("mismatched quote: this ' is never closed", e.pos_in_stream) from None
+        raise SyntaxProblem("mismatched quote: this ' is never closed", e.pos_in_stream or 0) from None
     except UnexpectedToken as e:
         if e.token.type == "$END":
             if not text.strip(" "):
@@ -128,6 +128,6 @@ def parse_target_text(text: str) -> TargetText:
         raise SyntaxProblem(f"unexpected {str(e.token)!r}: expected {expected}",
                             e.token.start_pos or 0) from None
     except UnexpectedInput as e:  # pragma: no cover - UnexpectedEOF is not raised by LALR
-        raise SyntaxProblem("cannot read the target text", e.pos_in_stream or 0) from None
+        raise SyntaxProblem("cannot read the target text", getattr(e, "pos_in_stream", 0) or 0) from None
     assert isinstance(tree, TargetText)
     return tree

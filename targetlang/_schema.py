@@ -81,7 +81,7 @@ def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
 def load(dialect: str) -> DialectSchema:
     """The schema of ``dialect`` (raises KeyError for an unknown one)."""
     try:
-        raw = resources.files("targetlang").joinpath("_data", f"{dialect}.json").read_text("utf-8")
+        raw = resources.files("targetlang").joinpath("_data").joinpath(f"{dialect}.json").read_text("utf-8")
     except FileNotFoundError:
         raise KeyError(dialect) from None
     data = json.loads(raw)
