@@ -20,7 +20,7 @@ from .errors import (
     UnknownAttributeError,
     UnknownKindError,
 )
-from .target import Target, TargetFeatures, from_json, kinds, parse, tags
+from .target import Target, TargetFeatures, dialects, from_json, kinds, parse, tags
 
 __version__ = "0.1.0"
 
@@ -36,6 +36,7 @@ __all__ = [
     "UnknownAttributeError",
     "UnknownKindError",
     "__version__",
+    "dialects",
     "from_json",
     "kinds",
     "parse",

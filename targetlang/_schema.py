@@ -77,17 +77,58 @@ def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
     return KindSpec(name, data["device_type"], tuple(data["default_keys"]), MappingProxyType(attrs))
 
 
+@dataclass(frozen=True, slots=True)
+class DialectDef:
+    """How a dialect is made: from its own data file, or from a base dialect plus additions.
+
+    ``extra_attrs`` adds attributes to every kind of the base (the Collage proposal's
+    ``compiler``).
+    """
+
+    name: str
+    description: str
+    data_file: str | None = None
+    base: str | None = None
+    extra_attrs: tuple[AttrSpec, ...] = ()
+
+
+#: Every dialect targetlang knows, newest TVM release family first within each group.
+DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
+    d.name: d for d in (
+        DialectDef("tvm-0.21", "TVM 0.21 (also 0.22, 0.23): the last releases that read legacy "
+                   "target strings; the default", data_file="tvm-0.21.json"),
+        DialectDef("collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' "
+                   "string attribute naming the backend (cuda -compiler=tensorrt)",
+                   base="tvm-0.21", extra_attrs=(AttrSpec("compiler", "str"),)),
+    )
+})
+
+
+def _read(file_name: str) -> dict[str, Any]:
+    raw = resources.files("targetlang").joinpath("_data").joinpath(file_name).read_text("utf-8")
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
 @functools.cache
 def load(dialect: str) -> DialectSchema:
     """The schema of ``dialect`` (raises KeyError for an unknown one)."""
-    try:
-        raw = resources.files("targetlang").joinpath("_data").joinpath(f"{dialect}.json").read_text("utf-8")
-    except FileNotFoundError:
-        raise KeyError(dialect) from None
-    data = json.loads(raw)
+    definition = DIALECTS[dialect]
+    if definition.base is not None:
+        base = load(definition.base)
+        kinds = {
+            name: KindSpec(kind.name, kind.device_type, kind.default_keys, MappingProxyType(
+                {**kind.attrs, **{a.name: a for a in definition.extra_attrs}}))
+            for name, kind in base.kinds.items()
+        }
+        return DialectSchema(name=dialect, source=f"{base.source}; extended as {dialect}",
+                             kinds=MappingProxyType(kinds), tag_configs=base.tag_configs,
+                             llvm_version=base.llvm_version)
+    assert definition.data_file is not None
+    data = _read(definition.data_file)
     kinds = {name: _kind(name, spec) for name, spec in data["kinds"].items()}
     return DialectSchema(
-        name=data["dialect"],
+        name=dialect,
         source=data["source"],
         kinds=MappingProxyType(kinds),
         tag_configs=MappingProxyType(data["tags"]),

@@ -10,11 +10,12 @@ from typing import Any, Literal
 
 from . import _format
 from ._lower import Context, Place, from_config, from_top_level_text, truncate_strings
-from ._schema import DialectSchema, KindSpec, load
+from ._schema import DIALECTS, DialectSchema, KindSpec, load
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError
 
-__all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "DEFAULT_DIALECT"]
+__all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "dialects",
+           "DEFAULT_DIALECT"]
 
 DEFAULT_DIALECT = "tvm-0.21"
 
@@ -260,6 +261,11 @@ def _reimport(config: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- schema introspection -------------------------------------------------------------------
+
+def dialects() -> Mapping[str, str]:
+    """Every dialect targetlang knows, each with a one-line description."""
+    return MappingProxyType({name: d.description for name, d in DIALECTS.items()})
+
 
 def kinds(dialect: str = DEFAULT_DIALECT) -> Mapping[str, KindSpec]:
     """The target kinds of ``dialect``: attributes with types and defaults, keys, device type."""
