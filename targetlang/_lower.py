@@ -260,7 +260,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
             return offsets[key]
         return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
 
-    config = dict(config)
+    config = _reimport_queried(dict(config))
     if "features" in config:
         _fail(TargetValueError, "target features are derived by the target parser, not given",
               ctx, where(), _join(path, "features"))
@@ -331,6 +331,19 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features)
+
+
+def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:
+    """Read back the export of a ``-from_device`` target: its nulls are not given values.
+
+    TVM's export of such a target has every unset option as null, ``from_device`` included
+    (and TVM cannot read it back). A null ``from_device`` marks it; asking the CPU again
+    gives the same nulls. This is targetlang's extension: TVM refuses null option values.
+    """
+    if "from_device" in config and config["from_device"] is None:
+        config = {k: v for k, v in config.items() if v is not None}
+        config["from_device"] = 0
+    return config
 
 
 def _type_name(value: object) -> str:

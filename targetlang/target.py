@@ -243,21 +243,9 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
         raise TypeError(f"from_json() takes a dict or JSON text, not {type(obj).__name__}")
     ctx = Context(_schema(dialect), environment, None)
     try:
-        return from_config(_reimport(truncate_strings(dict(obj))), ctx, Place())
+        return from_config(truncate_strings(dict(obj)), ctx, Place())
     except RecursionError:
         raise TargetSyntaxError("target nested too deeply") from None
-
-
-def _reimport(config: dict[str, Any]) -> dict[str, Any]:
-    """Read back the export of a ``-from_device`` target: its nulls are not given values.
-
-    TVM's export of such a target has every unset option as null (and cannot read it
-    back); ``from_device`` null marks it, and asking the CPU again gives the same nulls.
-    """
-    if "from_device" in config and config["from_device"] is None:
-        config = {k: v for k, v in config.items() if v is not None}
-        config["from_device"] = 0
-    return config
 
 
 # ---- schema introspection -------------------------------------------------------------------

@@ -175,3 +175,20 @@ def test_public_names() -> None:
                  "DuplicateAttributeError", "kinds", "tags"]:
         assert name in dir(tl)
     assert issubclass(tl.TargetError, ValueError)
+
+
+@pytest.mark.parametrize("text", [
+    "llvm -from_device=0",
+    "llvm -host='c -from_device=1'",
+    "composite -devices='c -from_device=1'",
+    '{"kind":"llvm","host":{"kind":"c","from_device":1}}',
+    "c -libs='mkldnn' -from_device=1",
+    '{"kind":"c","model":" x ","from_device":1}',
+])
+def test_queried_targets_round_trip(text: str) -> None:
+    """-from_device on a CPU kind nulls every unset attribute (as TVM's device query does);
+    such targets still round-trip, nested as hosts and devices too (found by fuzzing)."""
+    t = tl.parse(text)
+    assert tl.parse(t.to_string()) == t
+    assert tl.from_json(t.to_json()) == t
+    assert tl.parse(t.to_string()).to_string() == t.to_string()

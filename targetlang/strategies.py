@@ -1,0 +1,296 @@
+"""Hypothesis strategies for targets and target text, for your own property tests.
+
+    from hypothesis import given
+    from targetlang.strategies import targets, target_strings, malformed_strings
+
+    @given(targets())
+    def test_my_tool_keeps_targets(t):
+        assert my_tool(t.to_json()) == t.to_json()
+
+Everything is drawn from the dialect's schema (kinds, attribute types, tags) and from
+``grammar/target.lark``, so a new kind or attribute is covered without editing this module.
+Hypothesis is an optional dependency: ``pip install targetlang[test]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+try:
+    from hypothesis import strategies as st
+    from hypothesis.extra.lark import from_lark
+except ImportError as e:  # pragma: no cover - depends on the environment
+    raise ImportError("targetlang.strategies needs Hypothesis: pip install 'targetlang[test]' "
+                      "(or pip install hypothesis)") from e
+
+from . import _tvm_rules as rules
+from ._schema import AttrSpec, KindSpec, load
+from .errors import TargetError
+from .target import DEFAULT_DIALECT, Target, from_json, tags
+
+__all__ = ["targets", "target_strings", "malformed_strings", "spellings"]
+
+# Characters TVM's rules treat specially, plus some that merely look special.
+_SPECIAL = " ',\\=-\t\"{}"
+_PLAIN = "abcxyz019_.+:/"
+
+#: Values the kinds' target parsers insist on (cuda -arch=sm_XX, ...), by (kind, attribute):
+#: drawing anything else would only produce targets the dialect refuses.
+_CONSTRAINED: dict[tuple[str, str], st.SearchStrategy[Any]] = {
+    ("cuda", "arch"): st.from_regex(r"sm_[0-9]{2,3}[a-z]?", fullmatch=True),
+    ("nvptx", "mcpu"): st.from_regex(r"sm_[0-9]{2,3}", fullmatch=True),
+    ("nvptx", "mtriple"): st.just("nvptx64-nvidia-cuda"),
+    ("rocm", "mcpu"): st.from_regex(r"gfx[0-9a-f]{3,4}(:xnack[+-])?", fullmatch=True),
+    ("rocm", "mtriple"): st.just("amdgcn-amd-amdhsa-hcc"),
+    ("llvm", "mtriple"): st.sampled_from([
+        "x86_64-linux-gnu", "x86_64-pc-windows-msvc", "riscv64-unknown-linux-gnu",
+        "aarch64-linux-gnu", "armv7a-linux-gnueabihf", "thumbv7em-none-eabi", "wasm32-wasi"]),
+    ("llvm", "mcpu"): st.sampled_from(["generic", "skylake", "cortex-a72", "cortex-m4",
+                                       "cortex-m55", "apple-m1", "native"]),
+    ("c", "mcpu"): st.sampled_from(["generic", "cortex-m7", "cortex-m33"]),
+    ("llvm", "mattr"): st.lists(st.sampled_from(["+neon", "-neon", "+avx2", "+sve", "+v8.2a",
+                                                 "+dotprod", "-sve", "+nodsp", "+nomve"]),
+                                max_size=3),
+    ("llvm", "mfloat-abi"): st.sampled_from(["hard", "soft"]),
+    ("llvm", "jit"): st.sampled_from(["mcjit", "orcjit"]),
+    ("llvm", "vector-width"): st.integers(1, 65536),
+    ("llvm", "cl-opt"): st.lists(st.sampled_from(["-unroll-threshold:int=100", "-enable-x=1",
+                                                  "--loop-vectorize"]), max_size=2),
+}
+
+
+def _strings() -> st.SearchStrategy[str]:
+    """Strings that stress quoting: spaces, quotes, commas, backslashes, non-ASCII, empty."""
+    return st.one_of(
+        st.text(alphabet=_PLAIN, min_size=1, max_size=8),
+        st.text(alphabet=st.sampled_from(_SPECIAL + _PLAIN), max_size=10),
+        st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\0"), max_size=6),
+        st.sampled_from(["", "a b", "it's", "a,b", "\\", "'", "-x", "{json"]),
+    )
+
+
+def _value(kind: KindSpec, attr: AttrSpec, dialect: str, depth: int,
+           max_host_depth: int) -> st.SearchStrategy[Any]:
+    constrained = _CONSTRAINED.get((kind.name, attr.name))
+    if constrained is not None:
+        return constrained
+    return _typed(attr.type, dialect, depth, max_host_depth)
+
+
+def _typed(type_: str, dialect: str, depth: int, max_host_depth: int) -> st.SearchStrategy[Any]:
+    if type_ == "int":
+        return st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-3, 300))
+    if type_ == "bool":
+        return st.booleans()
+    if type_ == "str":
+        return _strings()
+    if type_ == "target":
+        return _configs(dialect, None, depth + 1, max_host_depth)
+    element = type_[6:-1]
+    return st.lists(_typed(element, dialect, depth, max_host_depth), max_size=3)
+
+
+def _configs(dialect: str, kinds: Sequence[str] | None, depth: int,
+             max_host_depth: int) -> st.SearchStrategy[dict[str, Any]]:
+    schema = load(dialect)
+    names = sorted(kinds if kinds is not None else schema.kinds)
+
+    @st.composite
+    def config(draw: st.DrawFn) -> dict[str, Any]:
+        if depth > 0 and draw(st.integers(0, 9)) == 0 and schema.tag_configs:
+            return {"__tag__": draw(st.sampled_from(sorted(schema.tag_configs)))}
+        kind = schema.kinds[draw(st.sampled_from(names))]
+        out: dict[str, Any] = {"kind": kind.name}
+        nested_ok = depth < max_host_depth
+        candidates = sorted(a for a, spec in kind.attrs.items()
+                            if a not in ("host", "from_device", "target_device_type")
+                            and (nested_ok or "target" not in spec.type))
+        for attr in draw(st.lists(st.sampled_from(candidates), max_size=5, unique=True)):
+            out[attr] = draw(_value(kind, kind.attrs[attr], dialect, depth, max_host_depth))
+        if nested_ok and draw(st.integers(0, 3)) == 0:
+            out["host"] = draw(_configs(dialect, None, depth + 1, max_host_depth))
+        return out
+
+    return config()
+
+
+def _resolve_tags(config: Any, dialect: str) -> Any:
+    """Replace tag placeholders (drawn for nested targets) by the tag's text."""
+    if isinstance(config, dict):
+        if "__tag__" in config:
+            return config["__tag__"]
+        return {k: _resolve_tags(v, dialect) for k, v in config.items()}
+    if isinstance(config, list):
+        return [_resolve_tags(v, dialect) for v in config]
+    return config
+
+
+def targets(dialect: str = DEFAULT_DIALECT, kinds: Sequence[str] | None = None,
+            max_host_depth: int = 2) -> st.SearchStrategy[Target]:
+    """Valid ``Target`` values of ``dialect``: every kind (or those in ``kinds``), attributes
+    with values of their types, user keys, ``-device``, hosts nested up to ``max_host_depth``,
+    composite devices, and registered tags."""
+    schema = load(dialect)
+
+    def build(config: dict[str, Any]) -> Target | None:
+        try:
+            return from_json(_resolve_tags(config, dialect), dialect=dialect)
+        except TargetError:
+            return None
+
+    drawn = _configs(dialect, kinds, 0, max_host_depth).map(build).filter(
+        lambda t: t is not None)
+    if kinds is None and schema.tag_configs:
+        tag_names = sorted(schema.tag_configs)
+        tagged = st.sampled_from(tag_names).map(lambda name: tags(dialect)[name])
+        drawn = st.one_of(drawn, tagged)
+    return drawn  # type: ignore[return-value]
+
+
+# ---- spellings: the many ways of writing one target --------------------------------------
+
+def _word_spellings(text: str) -> st.SearchStrategy[str]:
+    """Ways to write a word whose interpretation (TVM's Interpret) is ``text``."""
+    quoted = rules.quote(rules.uninterpret(text))
+    escaped = "".join("\\" + c if c in " ',\\" else c for c in text)
+    options = [quoted]
+    if text and text[0] != "'" or (text and escaped != text):
+        options.append(escaped)
+    if text and not any(c in text for c in " ',\\"):
+        options.append(text)
+    return st.sampled_from([o for o in options if o])
+
+
+def spellings(target: Target) -> st.SearchStrategy[str]:
+    """Texts, in every syntactic variant of the language, that read back as ``target``."""
+
+    @st.composite
+    def spell(draw: st.DrawFn) -> str:
+        canonical = target.to_string()
+        if canonical.startswith("{"):
+            return canonical  # legacy text cannot say this target
+        return _respell(draw, canonical, target)
+
+    return spell()
+
+
+def _respell(draw: st.DrawFn, canonical: str, target: Target) -> str:
+    """Rewrite canonical legacy text word by word into an equivalent spelling."""
+    from ._grammar import parse_target_text
+
+    syntax = parse_target_text(canonical)
+    words = [syntax.kind.text]
+    for option in syntax.options:
+        assert option.value is not None
+        raw = option.value.text
+        interpreted = rules.interpret(raw)[0]
+        dashes = draw(st.sampled_from(["-", "--"]))
+        value = raw
+        if option.key in ("host", "devices", "keys", "libs", "mattr", "cl-opt", "llvm-options"):
+            value = raw  # nested text and arrays: keep TVM's exact structure
+        elif rules.trim_spaces(interpreted)[0] == interpreted:
+            value = draw(_word_spellings(interpreted))
+        if value == "1" and draw(st.booleans()):
+            words.append(f"{dashes}{option.key}")  # a bare flag means "1"
+            continue
+        if not value.startswith("-") and draw(st.booleans()):
+            words.extend([f"{dashes}{option.key}", value])
+        else:
+            words.append(f"{dashes}{option.key}={value}")
+    head, *rest = words
+    if "-libs=mkldnn" not in canonical:
+        rest = draw(st.permutations(rest)) if _order_free(rest) else rest
+    gaps = [draw(st.sampled_from([" ", "  ", "   "])) for _ in rest]
+    lead = draw(st.sampled_from(["", " "]))
+    tail = draw(st.sampled_from(["", " ", "  "]))
+    return lead + head + "".join(g + w for g, w in zip(gaps, rest)) + tail
+
+
+def _order_free(words: list[str]) -> bool:
+    """Options may be reordered unless a spaced ``-k v`` pair would be split."""
+    return not any(w.startswith("-") and "=" not in w for w in words)
+
+
+def target_strings(dialect: str = DEFAULT_DIALECT, kinds: Sequence[str] | None = None,
+                   max_host_depth: int = 2) -> st.SearchStrategy[str]:
+    """Valid target text in every variant: ``-k=v``, ``--k=v``, ``-k v``, bare flags, quoting,
+    escapes, extra spaces, nested ``-host='...'``, tags and JSON text."""
+    strategy = targets(dialect, kinds, max_host_depth)
+    return st.one_of(
+        strategy.flatmap(spellings),
+        strategy.map(lambda t: t.to_string()),
+        strategy.map(lambda t: _json_text(t)),
+        st.sampled_from(sorted(load(dialect).tag_configs)),
+    )
+
+
+def _json_text(target: Target) -> str:
+    import json
+
+    return json.dumps(target.to_json())
+
+
+# ---- near misses ------------------------------------------------------------------------
+
+_MUTATIONS: list[Callable[[str, int, str], str]] = [
+    lambda s, i, c: s[:i] + s[i + 1:],            # delete a character
+    lambda s, i, c: s[:i] + c + s[i:],            # insert one
+    lambda s, i, c: s[:i] + s[i:i + 1] * 2 + s[i + 1:],  # duplicate one
+    lambda s, i, c: s[:i],                        # truncate
+    lambda s, i, c: s[:i] + c + s[i + 1:],        # replace one
+]
+
+
+@st.composite
+def _mutated(draw: st.DrawFn, dialect: str) -> str:
+    text = draw(target_strings(dialect, max_host_depth=1))
+    for _ in range(draw(st.integers(1, 3))):
+        index = draw(st.integers(0, max(0, len(text) - 1)))
+        char = draw(st.sampled_from(_SPECIAL + "ax"))
+        text = draw(st.sampled_from(_MUTATIONS))(text, index, char)
+    return text
+
+
+@st.composite
+def _near_miss(draw: st.DrawFn, dialect: str) -> str:
+    schema = load(dialect)
+    kind = draw(st.sampled_from(sorted(schema.kinds)))
+    attrs = sorted(schema.kinds[kind].attrs)
+    attr = draw(st.sampled_from(attrs))
+    typo = draw(st.sampled_from([attr[:-1], attr + "s", attr[1:] + attr[0], attr.upper()]))
+    return draw(st.sampled_from([
+        f"{kind} -{attr}='unbalanced",
+        f"{kind} -{attr}=",
+        f"{kind} -=x",
+        f"{kind} - {attr}",
+        f"{kind} --",
+        f"{kind} -{attr}=1 -{attr}=2",
+        f"{kind} -{attr}=1 --{attr} 2",
+        f"{kind[:-1]} -{attr}=1",
+        f"{kind}x",
+        f"{kind} -{typo}=1",
+        f"{kind} stray",
+        f"{kind} -{attr}=1 stray",
+        f"{kind} -host='{kind}",
+        f" {{\"kind\": \"{kind}\"}}",
+        f"{{\"kind\": \"{kind}\", \"{attr}\": {{}}}}",
+        "",
+        "   ",
+    ]))
+
+
+def malformed_strings(dialect: str = DEFAULT_DIALECT) -> st.SearchStrategy[str]:
+    """Near misses: unbalanced quotes, stray dashes, empty values, duplicate keys, unknown
+    kinds and attributes, truncations and random mutations of valid text. (A mutation can
+    land on valid text again; most do not.)"""
+    from lark import Lark
+
+    from ._grammar import grammar_text
+
+    return st.one_of(
+        _near_miss(dialect),
+        _mutated(dialect),
+        from_lark(Lark(grammar_text(), parser="lalr")),
+        st.text(alphabet=st.sampled_from(_SPECIAL + "lvmcuda"), max_size=20),
+    )
