@@ -144,7 +144,7 @@ def targets(dialect: str = DEFAULT_DIALECT, kinds: Sequence[str] | None = None,
     if kinds is None and schema.tag_configs:
         tag_names = sorted(schema.tag_configs)
         tagged = st.sampled_from(tag_names).map(lambda name: tags(dialect)[name])
-        drawn = st.one_of(drawn, tagged)
+        drawn = st.one_of(drawn, drawn, drawn, tagged)  # tags: one draw in four
     return drawn  # type: ignore[return-value]
 
 
@@ -176,40 +176,35 @@ def spellings(target: Target) -> st.SearchStrategy[str]:
 
 
 def _respell(draw: st.DrawFn, canonical: str, target: Target) -> str:
-    """Rewrite canonical legacy text word by word into an equivalent spelling."""
+    """Rewrite canonical legacy text option by option into an equivalent spelling."""
     from ._grammar import parse_target_text
 
     syntax = parse_target_text(canonical)
+    options = [(o.key, o.value.text if o.value else "1") for o in syntax.options]
+    if "mkldnn" not in canonical:  # the mkldnn rewrite depends on the exact text
+        options = draw(st.permutations(options))
     words = [syntax.kind.text]
-    for option in syntax.options:
-        assert option.value is not None
-        raw = option.value.text
+    for key, raw in options:
         interpreted = rules.interpret(raw)[0]
         dashes = draw(st.sampled_from(["-", "--"]))
         value = raw
-        if option.key in ("host", "devices", "keys", "libs", "mattr", "cl-opt", "llvm-options"):
-            value = raw  # nested text and arrays: keep TVM's exact structure
-        elif rules.trim_spaces(interpreted)[0] == interpreted:
+        if key not in _STRUCTURED and rules.trim_spaces(interpreted)[0] == interpreted:
             value = draw(_word_spellings(interpreted))
-        if value == "1" and draw(st.booleans()):
-            words.append(f"{dashes}{option.key}")  # a bare flag means "1"
-            continue
-        if not value.startswith("-") and draw(st.booleans()):
-            words.extend([f"{dashes}{option.key}", value])
+        form = draw(st.sampled_from(["assign", "spaced", "flag"]))
+        if form == "flag" and value == "1":
+            words.append(f"{dashes}{key}")  # a bare flag means "1"
+        elif form == "spaced" and not value.startswith("-"):
+            words.append(f"{dashes}{key} {value}")
         else:
-            words.append(f"{dashes}{option.key}={value}")
-    head, *rest = words
-    if "-libs=mkldnn" not in canonical:
-        rest = draw(st.permutations(rest)) if _order_free(rest) else rest
-    gaps = [draw(st.sampled_from([" ", "  ", "   "])) for _ in rest]
+            words.append(f"{dashes}{key}={value}")
+    gaps = [draw(st.sampled_from([" ", "  ", "   "])) for _ in words[1:]]
     lead = draw(st.sampled_from(["", " "]))
     tail = draw(st.sampled_from(["", " ", "  "]))
-    return lead + head + "".join(g + w for g, w in zip(gaps, rest)) + tail
+    return lead + words[0] + "".join(g + w for g, w in zip(gaps, words[1:])) + tail
 
 
-def _order_free(words: list[str]) -> bool:
-    """Options may be reordered unless a spaced ``-k v`` pair would be split."""
-    return not any(w.startswith("-") and "=" not in w for w in words)
+#: Values whose raw text has structure (nested targets, arrays): respelled as written.
+_STRUCTURED = frozenset({"host", "devices", "keys", "libs", "mattr", "cl-opt", "llvm-options"})
 
 
 def target_strings(dialect: str = DEFAULT_DIALECT, kinds: Sequence[str] | None = None,
