@@ -29,7 +29,7 @@ from ._schema import AttrSpec, KindSpec, load
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags
 
-__all__ = ["targets", "target_strings", "malformed_strings", "spellings"]
+__all__ = ["targets", "target_strings", "malformed_strings", "spellings", "grammar_sentences"]
 
 # Characters TVM's rules treat specially, plus some that merely look special.
 _SPECIAL = " ',\\=-\t\"{}"
@@ -275,17 +275,46 @@ def _near_miss(draw: st.DrawFn, dialect: str) -> str:
     ]))
 
 
-def malformed_strings(dialect: str = DEFAULT_DIALECT) -> st.SearchStrategy[str]:
-    """Near misses: unbalanced quotes, stray dashes, empty values, duplicate keys, unknown
-    kinds and attributes, truncations and random mutations of valid text. (A mutation can
-    land on valid text again; most do not.)"""
+def grammar_sentences() -> st.SearchStrategy[str]:
+    """Sentences of ``grammar/target.lark`` (syntactically valid; most name no real attribute).
+
+    The grammar's rules are followed by ``hypothesis.extra.lark``; its three word terminals
+    are drawn here from the same parts the grammar builds them of (plain characters, escape
+    pairs, quoted runs), because Hypothesis can meet their full regexes only by filtering,
+    which is very slow.
+    """
     from lark import Lark
 
     from ._grammar import grammar_text
 
+    plain = st.sampled_from(_PLAIN + "\t=-\"{}é")
+    escape = st.sampled_from(_SPECIAL + _PLAIN).map(lambda c: "\\" + c)
+    quoted = st.lists(st.one_of(st.sampled_from(_PLAIN + " ,=-"), st.just("\\'")),
+                      max_size=6).map(lambda parts: "'" + "".join(parts) + "'")
+    units = st.lists(st.one_of(plain, plain, escape, quoted), max_size=5).map("".join)
+    key = st.text(alphabet=_PLAIN + "-", max_size=10)
+    dashes = st.sampled_from(["-", "--", "---"])
+    word = st.builds(lambda first, rest: first + rest,
+                     st.one_of(st.sampled_from(_PLAIN + "\t="), escape, quoted), units)
+    option_assign = st.builds(lambda d, k, v: f"{d}{k}={v}", dashes, key, units)
+    option_name = st.builds(lambda d, k, tail: d + k + tail, dashes,
+                            key.filter(lambda k: not k.endswith("=")),
+                            st.one_of(st.just(""), st.builds(lambda a, b: a + b,
+                                                             st.one_of(escape, quoted), units)))
+    # Hypothesis joins terminals without the ignored space between them most of the time;
+    # a trailing space keeps each drawn word a word of its own.
+    spaced = {name: strategy.map(lambda w: w + " ") for name, strategy in
+              {"WORD": word, "OPTION_ASSIGN": option_assign, "OPTION_NAME": option_name}.items()}
+    return from_lark(Lark(grammar_text(), parser="lalr"), explicit=spaced)
+
+
+def malformed_strings(dialect: str = DEFAULT_DIALECT) -> st.SearchStrategy[str]:
+    """Near misses: unbalanced quotes, stray dashes, empty values, duplicate keys, unknown
+    kinds and attributes, truncations and random mutations of valid text. (A mutation can
+    land on valid text again; most do not.)"""
     return st.one_of(
         _near_miss(dialect),
         _mutated(dialect),
-        from_lark(Lark(grammar_text(), parser="lalr")),
+        grammar_sentences(),
         st.text(alphabet=st.sampled_from(_SPECIAL + "lvmcuda"), max_size=20),
     )

@@ -12,16 +12,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
-from lark import Lark
 
 import targetlang as tl
 from golden import DATA
-from targetlang._grammar import grammar_text
-from targetlang.strategies import malformed_strings, spellings, target_strings, targets
+from targetlang.strategies import (grammar_sentences, malformed_strings, spellings,
+                                  target_strings, targets)
 
-any_text = st.one_of(st.text(), target_strings(), malformed_strings(),
-                     from_lark(Lark(grammar_text(), parser="lalr")))
+any_text = st.one_of(st.text(), target_strings(), malformed_strings(), grammar_sentences())
 
 
 @given(targets())
