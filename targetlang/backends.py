@@ -50,8 +50,9 @@ class _Component:
     def __init__(self, name: str, attrs: Mapping[str, OptionValue] | None = None) -> None:
         self._init(name, attrs, "")
 
-    def _init(self, name: object, attrs: object, path: str) -> None:
-        spec = self._spec(name, path)
+    def _init(self, name: object, attrs: object, path: str, name_path: str | None = None) -> None:
+        spec = self._spec(name, name_path if name_path is not None else
+                          (f"{path}.name" if path else None))
         given: Mapping[Any, Any] = {} if attrs is None else attrs  # type: ignore[assignment]
         attrs_path = f"{path}.attrs" if path else "attrs"
         if not isinstance(given, Mapping):
@@ -69,8 +70,9 @@ class _Component:
                                   f"its attributes: {known}", path=where)
             # TVM compared type keys exactly: a bool option takes no int, an int option no bool.
             if _json_type(value) != {"bool": "bool", "int": "int", "str": "string"}[option.type]:
-                raise ConfigError(f'attribute "{key}" of {self._what} "{spec.name}" must be a '
-                                  f"{option.type}, not {_json_type(value)}", path=where)
+                wanted = {"bool": "a bool", "int": "an int", "str": "a string"}[option.type]
+                raise ConfigError(f'attribute "{key}" of {self._what} "{spec.name}" must be '
+                                  f"{wanted}, not {_json_type(value)}", path=where)
             values[key] = value
         for option in spec.options.values():
             if option.has_default:
@@ -89,8 +91,7 @@ class _Component:
         return {}
 
     @classmethod
-    def _spec(cls, name: object, path: str) -> ComponentSpec:
-        where = f"{path}.name" if path else None  # a name given directly has no JSON path
+    def _spec(cls, name: object, where: str | None) -> ComponentSpec:
         if not isinstance(name, str):
             raise ConfigError(f"{cls._what} name must be a string, not {_json_type(name)}",
                               path=where)
@@ -133,7 +134,7 @@ class _Component:
     @classmethod
     def list_registered_options(cls, name: str) -> dict[str, str]:
         """The options of ``name`` with their types (TVM's ``list_registered_options``)."""
-        return {o.name: o.type for o in cls._spec(name, "").options.values()}
+        return {o.name: o.type for o in cls._spec(name, None).options.values()}
 
     # ---- JSON --------------------------------------------------------------------------------
 
@@ -147,8 +148,8 @@ class _Component:
         if isinstance(obj, cls):
             return obj
         self = object.__new__(cls)
-        if isinstance(obj, str):
-            self._init(obj, None, path)
+        if isinstance(obj, str):  # a bare name sits at the path itself
+            self._init(obj, None, path, name_path=path or None)
             return self
         if not isinstance(obj, Mapping):
             raise ConfigError(f"{cls._what} must be a name or an object, not {_json_type(obj)}",

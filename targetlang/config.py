@@ -78,11 +78,8 @@ def _type_name(value: object) -> str:
     return names.get(type(value), "object" if isinstance(value, Mapping) else type(value).__name__)
 
 
-def _no_such(what: str, name: object, known: Iterable[str], path: str) -> ConfigError:
-    names = list(known)
-    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
-    hint = f' (did you mean "{close[0]}"?)' if close else ""
-    return ConfigError(f'no {what} named "{name}"{hint}', path=path)
+def _no_such(what: str, name: object, path: str) -> ConfigError:
+    return ConfigError(f'no {what} named "{name}"', path=path or None)
 
 
 def _check_members(obj: Mapping[str, Any], allowed: Sequence[str], path: str, what: str) -> None:
@@ -222,7 +219,8 @@ def _device_type_of(device: str | int) -> int:
         return device
     names = facts().device_types
     if device not in names:
-        raise _no_such("device", device, names, "")
+        raise ConfigError(f'unknown device "{device}"; the device names are '
+                          f"{', '.join(names)} (or give a DLPack device type)")
     return names[device]
 
 
@@ -512,7 +510,7 @@ class CompilationConfig:
                               f"{_type_name(targets)}", path="targets")
         host = obj.get("target_host")
         if isinstance(host, str) and isinstance(targets, Mapping) and host not in targets:
-            raise _no_such("target", host, list(targets), "target_host")
+            raise _no_such("target", host, "target_host")
         return cls(target_host=host, targets=targets, executor=obj.get("executor"),
                    runtime=obj.get("runtime"), flow_config=obj.get("flow-config"),
                    dialect=dialect, environment=environment)
@@ -699,7 +697,7 @@ def _labels_of(value: object, pool: Mapping[str, Target], path: str) -> tuple[st
         if not isinstance(label, str):
             raise ConfigError(f"a target label is a string, not {_type_name(label)}", path=where)
         if label not in pool:
-            raise _no_such("target", label, pool, where)
+            raise _no_such("target", label, where)
         if label in labels:
             raise ConfigError(f'target "{label}" is listed twice', path=where)
         labels.append(label)
@@ -718,7 +716,7 @@ def _host_label_of(value: object, pool: Mapping[str, Target], path: str) -> str 
     if not isinstance(value, str):
         raise ConfigError(f"a target host is a target label, not {_type_name(value)}", path=where)
     if value not in pool:
-        raise _no_such("target", value, pool, where)
+        raise _no_such("target", value, where)
     return value
 
 

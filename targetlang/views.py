@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ._specialize import device_type
 from .backends import Executor, Runtime
-from .config import CompilationConfig
+from .config import CompilationConfig, _check_aot
 from .errors import ConfigError
 from .target import Target
 
@@ -192,8 +192,16 @@ class PackagedView:
                             path="labels")
         object.__setattr__(self, "devices", tuple(d.with_host(None) for d in devices))
         object.__setattr__(self, "host", host)
-        object.__setattr__(self, "executor", self.executor or _default_executor())
-        object.__setattr__(self, "runtime", self.runtime or _default_runtime())
+        executor = self.executor or _default_executor()
+        runtime = self.runtime or _default_runtime()
+        try:
+            _check_aot(executor, runtime, "")
+        except ConfigError as error:
+            defaulted = " (the runtime defaulted to TVM's cpp: give runtime=)" \
+                if self.runtime is None else ""
+            raise ViewError(error.message + defaulted, path=error.path) from None
+        object.__setattr__(self, "executor", executor)
+        object.__setattr__(self, "runtime", runtime)
         object.__setattr__(self, "labels", tuple(self.labels))
 
     @classmethod
