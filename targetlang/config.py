@@ -24,7 +24,7 @@ from typing import Any, Union
 
 from ._config_schema import facts
 from ._schema import DIALECTS
-from ._specialize import device_type, dialect_extends, specializes
+from ._specialize import device_type, dialect_extends
 from .backends import ComponentLike, Executor, Runtime
 from .environment import Environment
 from .errors import ConfigError, TargetError
