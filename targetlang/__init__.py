@@ -10,9 +10,12 @@ See ``../shared/API.md`` (the public contract) and README.md.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .environment import Environment
 from .errors import (
     AttributeTypeError,
+    ConfigError,
     DuplicateAttributeError,
     TargetError,
     TargetSyntaxError,
@@ -22,12 +25,33 @@ from .errors import (
 )
 from .target import Target, TargetFeatures, dialects, from_json, kinds, parse, tags
 
+if TYPE_CHECKING:
+    from . import presets
+    from .backends import Executor, Runtime
+    from .config import CompilationConfig
+    from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
+
+# The configuration layer loads on first use, so that `import targetlang` stays as cheap
+# as reading targets needs (PEP 562).
+_LAZY = {
+    "CompilationConfig": "config", "Executor": "backends", "Runtime": "backends",
+    "DeviceOnlyView": "views", "DeviceWithHostView": "views", "PackagedView": "views",
+    "ViewError": "views", "presets": "presets",
+}
+
 __version__ = "0.1.0"
 
 __all__ = [
     "AttributeTypeError",
+    "CompilationConfig",
+    "ConfigError",
+    "DeviceOnlyView",
+    "DeviceWithHostView",
     "DuplicateAttributeError",
     "Environment",
+    "Executor",
+    "PackagedView",
+    "Runtime",
     "Target",
     "TargetError",
     "TargetFeatures",
@@ -35,13 +59,27 @@ __all__ = [
     "TargetValueError",
     "UnknownAttributeError",
     "UnknownKindError",
+    "ViewError",
     "__version__",
     "dialects",
     "from_json",
     "kinds",
     "parse",
+    "presets",
     "tags",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    value = module if name == module_name else getattr(module, name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:

@@ -10,6 +10,7 @@ __all__ = [
     "AttributeTypeError",
     "DuplicateAttributeError",
     "TargetValueError",
+    "ConfigError",
 ]
 
 
@@ -104,3 +105,18 @@ class DuplicateAttributeError(TargetError):
 
 class TargetValueError(TargetError):
     """A well-typed value that the kind's target parser refuses (``cuda -arch=compute_80``)."""
+
+
+class ConfigError(TargetError):
+    """A compilation configuration (targets, host, executor, runtime) that does not hold together.
+
+    ``path`` is the JSON path of the member at fault (``executors.dsp.targets[1]``), and
+    ``str(err)`` starts with it: ``executors.dsp.targets[1]: no target named "gpu2"``.
+    """
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if self.path:
+            # The path leads, as in a linter's report; the base class appends it.
+            text = f"{self.path}: " + text.replace(f" (at {self.path})", "", 1)
+        return text

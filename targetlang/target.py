@@ -171,6 +171,28 @@ class Target:
     def __reduce__(self) -> tuple[Any, ...]:
         return (_unpickle, (self.to_json(), self._dialect))
 
+    # ---- relations -------------------------------------------------------------------------
+
+    def specializes(self, other: Target) -> bool:
+        """Whether this target is ``other`` with more fixed: more attributes, keys or host.
+
+        ``cuda -arch=sm_80 -compiler=tensorrt`` (dialect ``collage``) specializes
+        ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_specialize.py``.
+        """
+        from ._specialize import specializes
+        return specializes(self, other)
+
+    def tuning_key(self) -> str:
+        """The canonical text of only what can influence autotuning.
+
+        Kind, keys and every codegen attribute (``arch``, ``mcpu``, ``libs``, ``model``,
+        ``compiler``, ...) are in it; the host, the tag, ``from_device`` and the deployment
+        options (``executor``, ``runtime``, ``link-params``, ``system-lib``,
+        ``interface-api``, ``unpacked-api``) are not.
+        """
+        from ._specialize import tuning_key
+        return tuning_key(self)
+
     # ---- copies ----------------------------------------------------------------------------
 
     def with_host(self, host: Target | str | Mapping[str, Any] | None) -> Target:
