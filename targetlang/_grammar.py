@@ -6,6 +6,7 @@ This is the only module that constructs a Lark parser or sees Lark's exceptions.
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING
 
 from ._ast import Option, OptionForm, TargetText, Word
@@ -23,9 +24,8 @@ class SyntaxProblem(Exception):
         self.offset = offset
 
 
-def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
-    text = str(token)
-    start = token.start_pos or 0
+def _option_at(text: str, start: int, word: Word | None, form: OptionForm) -> Option:
+    """An option word (and, for the spaced form, its value word) as an ``Option``."""
     dashes = len(text) - len(text.lstrip("-"))
     if form == "assign":
         equals = text.index("=")
@@ -34,15 +34,19 @@ def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
             raise SyntaxProblem(f"empty attribute key in {text!r}", start + dashes)
         if equals == len(text) - 1:
             raise SyntaxProblem(f"empty value for attribute {key!r}", start + len(text))
-        word: Word | None = Word(text[equals + 1 :], start + equals + 1)
+        word = Word(text[equals + 1 :], start + equals + 1)
     else:
         key = text[dashes:]
         if not key:
             raise SyntaxProblem(f"{text!r} is not an attribute key: expected a name after the dashes",
                                 start)
-        word = None if value is None else Word(str(value), value.start_pos or 0)
     end = word.end if word is not None else start + len(text)
     return Option(key, start + dashes, word, form, start, end - start)
+
+
+def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
+    word = None if value is None else Word(str(value), value.start_pos or 0)
+    return _option_at(str(token), token.start_pos or 0, word, form)
 
 
 def _make_transformer() -> object:
@@ -106,7 +110,73 @@ _EXPECTED_WORDS = {
 
 
 def parse_target_text(text: str) -> TargetText:
-    """Parse one legacy target text; raise ``SyntaxProblem`` with an offset into ``text``."""
+    """Parse one legacy target text; raise ``SyntaxProblem`` with an offset into ``text``.
+
+    The fast path reads well-formed text with the grammar's own terminals; anything it
+    does not accept goes through the LALR parser, which also reports every error.
+    """
+    syntax = _fast_parse(text)
+    return syntax if syntax is not None else parse_with_lark(text)
+
+
+@functools.cache
+def _word_scanner() -> re.Pattern[str]:
+    """The grammar's word terminals, exactly as Lark compiled them, in one alternation."""
+    lark = target_parser()
+    ignored = set(lark.lexer_conf.ignore)
+    words = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in lark.terminals
+             if t.name not in ignored]
+    return re.compile("|".join(words))
+
+
+def _fast_parse(text: str) -> TargetText | None:
+    """``start: kind option*`` over words matched by the grammar's terminals, or None.
+
+    None means "not obviously well-formed": a word that does not end at a space (an
+    unclosed quote), a value without its option, or an option the AST refuses. The LALR
+    parser then decides, so errors have one source; a property test checks that whatever
+    this accepts, the LALR parser reads the same.
+    """
+    match = _word_scanner().match
+    words: list[tuple[str | None, str, int]] = []
+    pos, end = 0, len(text)
+    while True:
+        while pos < end and text[pos] == " ":
+            pos += 1
+        if pos == end:
+            break
+        m = match(text, pos)
+        if m is None or (m.end() < end and text[m.end()] != " "):
+            return None
+        words.append((m.lastgroup, m.group(), pos))
+        pos = m.end()
+    if not words:
+        return None
+    options = []
+    i, count = 1, len(words)
+    try:
+        while i < count:
+            kind, word, start = words[i]
+            if kind == "OPTION_ASSIGN":
+                options.append(_option_at(word, start, None, "assign"))
+                i += 1
+            elif kind == "OPTION_NAME":
+                if i + 1 < count and words[i + 1][0] == "WORD":
+                    value = Word(words[i + 1][1], words[i + 1][2])
+                    options.append(_option_at(word, start, value, "spaced"))
+                    i += 2
+                else:
+                    options.append(_option_at(word, start, None, "flag"))
+                    i += 1
+            else:
+                return None  # a value where an option should be: a syntax error
+    except SyntaxProblem:
+        return None
+    return TargetText(Word(words[0][1], words[0][2]), tuple(options))
+
+
+def parse_with_lark(text: str) -> TargetText:
+    """Parse with the LALR parser built from ``grammar/target.lark``."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     try:

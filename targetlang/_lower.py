@@ -8,7 +8,6 @@ and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -75,11 +74,6 @@ def _join(path: str, key: str | int) -> str:
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
           path: str | None = None) -> NoReturn:
     raise cls(message, source=ctx.source, offset=offset, path=path or None)
-
-
-def _suggest(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 # ---- FromString ---------------------------------------------------------------------------
@@ -226,18 +220,19 @@ def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: in
 def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
     kind = ctx.schema.kinds.get(name)
     if kind is None:
-        hint = _suggest(name, list(ctx.schema.kinds) + list(ctx.schema.tag_configs))
-        _fail(UnknownKindError, f"unknown target kind {name!r}{hint}", ctx, offset,
-              _join(path, "kind") if path else None)
+        error = UnknownKindError(f"unknown target kind {name!r}", source=ctx.source,
+                                 offset=offset, path=_join(path, "kind") if path else None)
+        raise error._with_suggestion(name, (*ctx.schema.kinds, *ctx.schema.tag_configs))
     return kind
 
 
 def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str) -> AttrSpec:
     spec = kind.attrs.get(key)
     if spec is None:
-        _fail(UnknownAttributeError,
-              f"unknown attribute {key!r} for target kind {kind.name!r}{_suggest(key, kind.attrs)}",
-              ctx, offset, _join(path, key) if path else None)
+        error = UnknownAttributeError(f"unknown attribute {key!r} for target kind {kind.name!r}",
+                                      source=ctx.source, offset=offset,
+                                      path=_join(path, key) if path else None)
+        raise error._with_suggestion(key, tuple(kind.attrs))
     return spec
 
 

@@ -36,11 +36,34 @@ class TargetError(ValueError):
             offset = max(0, min(offset, len(source)))
         elif source is None:
             offset = None
-        self.message = message
+        self._message = message
+        self._hint: tuple[str, tuple[str, ...]] | None = None
         self.source = source
         self.offset = offset
         self.path = path
         super().__init__(message)
+
+    def _with_suggestion(self, name: str, candidates: tuple[str, ...]) -> TargetError:
+        """Offer the closest of ``candidates`` to ``name`` (computed only when read)."""
+        self._hint = (name, candidates)
+        return self
+
+    @property
+    def suggestion(self) -> str | None:
+        """The name that was probably meant ("did you mean"), or None."""
+        if self._hint is None:
+            return None
+        import difflib
+
+        name, candidates = self._hint
+        close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+        return close[0] if close else None
+
+    @property
+    def message(self) -> str:
+        """What is wrong (with a did-you-mean suggestion where one is close)."""
+        suggestion = self.suggestion
+        return self._message if suggestion is None else f"{self._message} (did you mean {suggestion!r}?)"
 
     def __str__(self) -> str:
         text = self.message
