@@ -1,0 +1,385 @@
+"""Generate the Arm feature tables that TVM 0.21 reads from LLVM, from the TVM 0.21 oracle.
+
+    python3 scripts/generate_arm_features.py            # writes targetlang/_data/arm-features.json
+    python3 scripts/generate_arm_features.py --check    # exit 1 if the committed file differs
+
+TVM's A-profile parser (src/target/parsers/aprofile.cc) asks LLVM which subtarget features a
+(triple, CPU, -mattr) combination has. The answer comes from LLVM's subtarget tables: which
+features each CPU has, which features each feature implies, and which architecture feature
+an AArch32 triple's sub-architecture adds. This script records those facts from the LLVM that
+the oracle's TVM links, by asking TVM (``tvm.target._ffi_api``) and nothing else:
+
+* feature and CPU names: ``-mattr=+help`` (LLVM prints its tables; one family per process,
+  as LLVM prints them once) and ``llvm_get_cpu_archlist`` (the CPUs TVM's ``-mcpu`` check
+  accepts);
+* what a feature implies: ``llvm_get_cpu_features`` with ``-mattr`` removing every feature
+  and then adding that one (removing all leaves nothing, so what comes back is the feature
+  and everything it implies);
+* what a CPU has: ``llvm_get_cpu_features`` with that ``-mcpu``;
+* what an AArch32 sub-architecture adds (``armv7a``, ``armv8.2a``, ...) when the CPU is
+  ``generic``: ``llvm_get_cpu_features`` of ``arm<sub>-unknown-linux-gnueabihf``, for every
+  name that can select an architecture (each suffix of a feature name that LLVM's
+  sub-architecture syntax allows, and the usual spellings); whether LLVM makes the triple
+  a Thumb one comes from LLVM's C API (``LLVMGetTargetFromTriple``) on the library TVM loaded.
+
+Implications are stored as their transitive reduction and CPUs as their smallest generating
+sets; the script checks that closing them again gives back every observed set. The oracle is
+``$TARGETLANG_ORACLE_DIR/bin/tvm021-python`` (default ``~/.cache/targetlang-oracle``); this
+script re-runs itself under it (``--probe ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import re
+import string
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+OUTPUT = REPO / "targetlang" / "_data" / "arm-features.json"
+ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
+ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
+
+#: The triple each LLVM target is probed with (any triple of that target gives the same tables).
+FAMILIES = {"aarch64": "aarch64-unknown-linux-gnu", "arm": "arm-unknown-linux-gnueabihf"}
+#: A CPU LLVM does not know, to read the fallback message (and LLVM's full version) from TVM.
+UNKNOWN_CPU = "targetlang-no-such-cpu"
+#: Sub-architecture spellings to probe besides the suffixes of feature names.
+EXTRA_SUBARCH_SUFFIXES = ("", "a", "l", "hl", "r", "m", "em", "s", "k", "ve", "t", "te", "tej",
+                          "j", "z", "zk", "kz", "sm", "t2", "e", "m.base", "m.main", "1m.main")
+
+
+# ---- inside the oracle -------------------------------------------------------------------
+
+def _stderr_of(call: Callable[[], Any]) -> tuple[Any, str]:
+    """Run ``call`` with file descriptor 2 captured (LLVM and TVM write there directly)."""
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as tmp:
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            result = call()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        return result, tmp.read().decode("utf-8", "replace")
+
+
+def _help_tables(text: str) -> tuple[list[str], list[str]]:
+    """CPU and feature names from LLVM's ``+help`` listing."""
+    cpus: list[str] = []
+    features: list[str] = []
+    section: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("Available CPUs"):
+            section = cpus
+        elif line.startswith("Available features"):
+            section = features
+        elif line.startswith("Use +feature"):
+            section = None
+        elif section is not None and line.startswith("  ") and line.strip():
+            section.append(line.split()[0])
+    return cpus, features
+
+
+def probe_family(family: str) -> dict[str, Any]:
+    """Runs inside the oracle: every table of one LLVM target (AArch64 or ARM)."""
+    import tvm  # type: ignore[import-not-found]
+    from tvm.target import Target  # type: ignore[import-not-found]
+    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
+
+    triple = FAMILIES[family]
+
+    def features(**config: Any) -> list[str]:
+        target = Target({"kind": "llvm", "mtriple": triple, **config})
+        return sorted(str(f) for f in ffi.llvm_get_cpu_features(target))
+
+    _, listing = _stderr_of(lambda: features(mattr=["+help"]))
+    help_cpus, names = _help_tables(listing)
+    if not names:
+        raise SystemExit(f"LLVM printed no feature table for {triple}")
+    archlist = sorted(str(c) for c in ffi.llvm_get_cpu_archlist(Target({"kind": "llvm",
+                                                                         "mtriple": triple})))
+    remove_all = ["-" + name for name in names]
+    if features(mattr=remove_all):
+        raise SystemExit("removing every feature left some set: the model does not hold")
+    closures = {name: features(mattr=remove_all + ["+" + name]) for name in names}
+    cpus = {cpu: features(mcpu=cpu) for cpu in archlist}
+    _, message = _stderr_of(lambda: Target({"kind": "llvm", "mtriple": triple,
+                                            "mcpu": UNKNOWN_CPU}))
+    found = re.search(r"Using LLVM (\S+) with `-mcpu=" + re.escape(UNKNOWN_CPU), message)
+    if found is None:
+        raise SystemExit(f"TVM did not report the -mcpu fallback: {message!r}")
+    return {
+        "tvm_version": str(tvm.__version__),
+        "llvm_version": found.group(1),
+        "llvm_version_major": int(ffi.llvm_version_major()),
+        "help_cpus": sorted(help_cpus),
+        "archlist": archlist,
+        "closures": closures,
+        "cpus": cpus,
+    }
+
+
+def _llvm_library() -> ctypes.CDLL:
+    """The libLLVM that TVM has loaded (found in this process's memory map)."""
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        for line in maps:
+            path = line.split()[-1]
+            if os.path.basename(path).startswith("libLLVM") and ".so" in path:
+                lib = ctypes.CDLL(path)
+                lib.LLVMGetTargetFromTriple.argtypes = [
+                    ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                    ctypes.POINTER(ctypes.c_char_p)]
+                lib.LLVMGetTargetFromTriple.restype = ctypes.c_int
+                lib.LLVMGetTargetName.argtypes = [ctypes.c_void_p]
+                lib.LLVMGetTargetName.restype = ctypes.c_char_p
+                return lib
+    raise SystemExit("TVM has not loaded a libLLVM")
+
+
+def lookup_target(lib: ctypes.CDLL, triple: bytes) -> str | None:
+    """LLVM's ``TargetRegistry::lookupTarget``: the target's name, or None (TVM then crashes)."""
+    target = ctypes.c_void_p()
+    error = ctypes.c_char_p()
+    if lib.LLVMGetTargetFromTriple(triple, ctypes.byref(target), ctypes.byref(error)):
+        return None
+    name: bytes = lib.LLVMGetTargetName(target)
+    return name.decode()
+
+
+def probe_triples(job: Mapping[str, Any]) -> dict[str, Any]:
+    """Runs inside the oracle: target names of triples, and features of some of them."""
+    from tvm.target import Target  # type: ignore[import-not-found]
+    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
+
+    Target({"kind": "llvm", "mtriple": "aarch64-unknown-linux-gnu"})  # initialises LLVM
+    lib = _llvm_library()
+    names = {t: lookup_target(lib, t.encode("utf-8", "surrogateescape"))
+             for t in job.get("lookup", ())}
+    sets: list[list[str] | None] = []
+    for triple, cpu in job.get("features", ()):
+        if lookup_target(lib, triple.encode()) is None:
+            sets.append(None)  # TVM would crash on it
+            continue
+        config = {"kind": "llvm", "mtriple": triple}
+        if cpu is not None:
+            config["mcpu"] = cpu
+        sets.append(sorted(str(f) for f in ffi.llvm_get_cpu_features(Target(config))))
+    return {"lookup": names, "features": sets}
+
+
+# ---- outside: turning observations into tables -------------------------------------------
+
+def run_probe(*args: str, stdin: str = "") -> Any:
+    done = subprocess.run([str(ORACLE_PYTHON), __file__, "--probe", *args], input=stdin,
+                          check=True, stdout=subprocess.PIPE, text=True)
+    return json.loads(done.stdout)
+
+
+def closure(names: Iterable[str], implies: Mapping[str, list[str]]) -> set[str]:
+    seen: set[str] = set()
+    stack = list(names)
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            stack.extend(implies[name])
+    return seen
+
+
+def reduce_implications(closures: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """The transitive reduction of "feature implies feature" (a DAG: checked)."""
+    sets = {name: set(c) for name, c in closures.items()}
+    for name, implied in sets.items():
+        if name not in implied:
+            raise SystemExit(f"feature {name!r} does not imply itself: the model does not hold")
+        for other in implied - {name}:
+            if name in sets[other]:
+                raise SystemExit(f"features {name!r} and {other!r} imply each other")
+            if not sets[other] <= implied:
+                raise SystemExit(f"implication of {name!r} is not transitive")
+    direct = {}
+    for name, implied in sets.items():
+        strict = implied - {name}
+        direct[name] = sorted(g for g in strict
+                              if not any(g in sets[h] for h in strict if h != g))
+    for name, implied in sets.items():
+        if closure([name], direct) != implied:
+            raise SystemExit(f"reduction of {name!r} does not close back")
+    return direct
+
+
+def generators(observed: Iterable[str], implies: Mapping[str, list[str]]) -> list[str]:
+    """The smallest set of features whose closure is ``observed`` (which must be closed)."""
+    have = set(observed)
+    closures = {name: closure([name], implies) for name in have}
+    gens = sorted(x for x in have if not any(x in closures[y] for y in have if y != x))
+    if closure(gens, implies) != have:
+        raise SystemExit(f"observed feature set is not closed: {sorted(have)}")
+    return gens
+
+
+def subarch_candidates(feature_names: Iterable[str]) -> list[str]:
+    """Names that can select an AArch32 architecture: what follows ``arm`` in a triple.
+
+    LLVM matches a sub-architecture (after its synonyms) as a suffix of an architecture
+    name, and only accepts one that starts with ``v<digit>`` or has a single character;
+    every such suffix of a feature name is a candidate, and so are the usual spellings.
+    """
+    out: set[str] = set(string.ascii_lowercase + string.digits + "._")
+    for name in feature_names:
+        for i in range(len(name)):
+            tail = name[i:]
+            if "-" not in tail and (len(tail) == 1 or (tail[0] == "v" and tail[1].isdigit())):
+                out.add(tail)
+    for major in range(2, 11):
+        for suffix in EXTRA_SUBARCH_SUFFIXES:
+            out.add(f"v{major}{suffix}")
+        for minor in range(13):
+            out.add(f"v{major}.{minor}a")
+            out.add(f"v{major}.{minor}")
+    return sorted(s for s in out if "eb" not in s)
+
+
+def build() -> dict[str, Any]:
+    probed = {family: run_probe("family", family) for family in FAMILIES}
+    versions = {(p["tvm_version"], p["llvm_version"]) for p in probed.values()}
+    if len(versions) != 1:
+        raise SystemExit(f"the probes disagree on versions: {versions}")
+    ((tvm_version, llvm_version),) = versions
+    targets: dict[str, Any] = {}
+    for family, p in probed.items():
+        implies = reduce_implications(p["closures"])
+        cpus = {cpu: generators(have, implies) for cpu, have in p["cpus"].items()}
+        targets[family] = {
+            "probe_triple": FAMILIES[family],
+            "features": implies,
+            "cpus": cpus,
+            # Names LLVM lists (its CPU aliases) that TVM's -mcpu check refuses: generic.
+            "cpu_aliases": sorted(set(p["help_cpus"]) - set(p["archlist"])),
+        }
+    targets["arm"].update(arm_subarchs(targets["arm"]))
+    return {
+        "source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
+                  "scripts/generate_arm_features.py",
+        "tvm_version": tvm_version,
+        "llvm_version": llvm_version,
+        "targets": targets,
+    }
+
+
+def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
+    """What the sub-architecture of an AArch32 triple adds, and which make it a Thumb one."""
+    implies: Mapping[str, list[str]] = arm["features"]
+    candidates = subarch_candidates(implies)
+    triples = {s: f"arm{s}-unknown-linux-gnueabihf" for s in candidates}
+    cpus = sorted(cpu for cpu in arm["cpus"] if cpu != "generic")
+    thumb_triple = "armv6m-unknown-linux-gnueabihf"
+    job = {"lookup": list(triples.values()),
+           "features": [[t, None] for t in triples.values()]
+           + [[tt, cpu] for cpu in cpus for tt in (FAMILIES["arm"], thumb_triple)]}
+    answer = run_probe("triples", stdin=json.dumps(job))
+    names = answer["lookup"]
+    sets = answer["features"]
+    generic_sets = dict(zip(candidates, sets[:len(candidates)]))
+    pairs = sets[len(candidates):]
+    if names[thumb_triple] != "thumb":
+        raise SystemExit(f"{thumb_triple} is not a Thumb triple: {names[thumb_triple]}")
+    # A Thumb triple adds its features whatever the CPU: their union over CPUs (no CPU has
+    # them all) is what it adds; then every CPU is checked against that.
+    thumb_extra: set[str] = set()
+    for arm_set, thumb_set in zip(pairs[0::2], pairs[1::2]):
+        thumb_extra |= set(thumb_set) - set(arm_set)
+    thumb_features = generators(closure(thumb_extra, implies), implies)
+    for cpu, arm_set, thumb_set in zip(cpus, pairs[0::2], pairs[1::2]):
+        base = closure(arm["cpus"][cpu], implies)
+        if set(arm_set) != base or set(thumb_set) != base | closure(thumb_features, implies):
+            raise SystemExit(f"CPU {cpu!r}: a Thumb triple does not just add {thumb_features}")
+    subarch: dict[str, str] = {}
+    thumb: list[str] = []
+    for s in candidates:
+        name = names[triples[s]]
+        if name is None:
+            raise SystemExit(f"LLVM refuses the sub-architecture candidate {s!r}")
+        is_thumb = name == "thumb"
+        if name not in ("arm", "thumb"):
+            raise SystemExit(f"arm{s} is neither an ARM nor a Thumb triple: {name}")
+        observed = set(generic_sets[s] or ())
+        extra = closure(thumb_features, implies) if is_thumb else set()
+        if observed == extra:
+            if is_thumb:
+                raise SystemExit(f"Thumb sub-architecture {s!r} without an architecture")
+            continue  # LLVM knows no architecture by that name: nothing is added
+        matches = sorted(f for f in implies if closure([f], implies) | extra == observed)
+        if not matches:
+            raise SystemExit(f"sub-architecture {s!r}: no single feature explains {observed}")
+        # Several features can have the same closure; LLVM adds the architecture's own.
+        named = [f for f in matches if f.startswith(("armv", "iwmmxt", "xscale"))]
+        subarch[s] = (named or matches)[0]
+        if is_thumb:
+            thumb.append(s)
+    return {"thumb_features": thumb_features, "subarch_features": subarch,
+            "thumb_subarchs": thumb}
+
+
+def render(data: Mapping[str, Any]) -> str:
+    """JSON with one feature, CPU or sub-architecture per line (readable diffs, small file)."""
+    def block(mapping: Mapping[str, Any], indent: str) -> str:
+        lines = [f"{indent} {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(mapping.items())]
+        return "{\n" + ",\n".join(lines) + "\n" + indent + "}"
+
+    parts = []
+    for key, value in data.items():
+        if key != "targets":
+            parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    target_parts = []
+    for family, table in sorted(data["targets"].items()):
+        fields = []
+        for key, value in table.items():
+            text = block(value, "   ") if isinstance(value, dict) else json.dumps(value)
+            fields.append(f"   {json.dumps(key)}: {text}")
+        target_parts.append(f"  {json.dumps(family)}: {{\n" + ",\n".join(fields) + "\n  }")
+    parts.append(' "targets": {\n' + ",\n".join(target_parts) + "\n }")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the committed file")
+    ap.add_argument("--probe", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.probe:
+        out = os.fdopen(os.dup(1), "w")
+        os.dup2(2, 1)  # TVM's own prints go to stderr, the protocol to our copy of stdout
+        if args.probe[0] == "family":
+            result = probe_family(args.probe[1])
+        else:
+            result = probe_triples(json.loads(sys.stdin.read()))
+        out.write(json.dumps(result))
+        out.close()
+        return 0
+    if not ORACLE_PYTHON.exists():
+        sys.exit(f"no TVM 0.21 oracle at {ORACLE_PYTHON}; run ../shared/oracle/install.sh")
+    text = render(build())
+    json.loads(text)  # the renderer must write valid JSON
+    if args.check:
+        same = OUTPUT.exists() and OUTPUT.read_text(encoding="utf-8") == text
+        print("Arm feature tables up to date" if same else f"{OUTPUT} differs from the oracle")
+        return 0 if same else 1
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(REPO)} ({len(text.encode()):,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
