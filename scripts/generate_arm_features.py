@@ -52,6 +52,18 @@ ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 FAMILIES = {"aarch64": "aarch64-unknown-linux-gnu", "arm": "arm-unknown-linux-gnueabihf"}
 #: A CPU LLVM does not know, to read the fallback message (and LLVM's full version) from TVM.
 UNKNOWN_CPU = "targetlang-no-such-cpu"
+#: OS and object-format names to classify (LLVM's own names, variants and decoys).
+OS_CANDIDATES = (
+    "aix", "amdhsa", "amdpal", "android", "bridgeos", "coff", "cuda", "cygwin", "darwin",
+    "dragonfly", "driverkit", "eabi", "elf", "elfiamcu", "emscripten", "firmware", "freebsd",
+    "fuchsia", "gnu", "haiku", "hermit", "hurd", "ios", "kfreebsd", "linux", "liteos", "lv2",
+    "macho", "macos", "managarm", "mesa3d", "mingw32", "nacl", "netbsd", "none", "nvcl",
+    "openbsd", "ps4", "ps5", "rtems", "serenity", "shadermodel", "solaris", "tvos", "uefi",
+    "unknown", "visionos", "vulkan", "wasi", "watchos", "win", "win32", "window", "windows",
+    "xros", "zos", "macosx", "ios17.0", "windows10", "darwin23", "netbsd10")
+FORMAT_CANDIDATES = ("xcoff", "coff", "elf", "goff", "macho", "wasm", "spirv", "dxcontainer",
+                     "dxil", "gnu", "msvc", "eabihf", "none", "ELF", "machO", "off", "lf",
+                     "gnuelf", "gnu-elf", "foo-coff", "x-macho", "itanium-coff")
 #: Sub-architecture spellings to probe besides the suffixes of feature names.
 EXTRA_SUBARCH_SUFFIXES = ("", "a", "l", "hl", "r", "m", "em", "s", "k", "ve", "t", "te", "tej",
                           "j", "z", "zk", "kz", "sm", "t2", "e", "m.base", "m.main", "1m.main")
@@ -157,8 +169,56 @@ def lookup_target(lib: ctypes.CDLL, triple: bytes) -> str | None:
     return name.decode()
 
 
+def probe_machines(triples: Iterable[str]) -> dict[str, str | None]:
+    """Runs inside the oracle: can LLVM build a target machine for each triple?
+
+    TVM builds one for an Arm triple (``GetAllLLVMTargetArches``); LLVM asserts (and TVM dies)
+    when the triple's object format and the target's assembler info disagree. Each try runs
+    in a forked child: "ok", "abort" (or another signal's name), "null" (LLVM gave no machine;
+    TVM's check fails, or LLVM exits), or None without a target.
+    """
+    import signal
+
+    from tvm.target import Target  # type: ignore[import-not-found]
+
+    Target({"kind": "llvm", "mtriple": "aarch64-unknown-linux-gnu"})  # initialises LLVM
+    lib = _llvm_library()
+    lib.LLVMCreateTargetMachine.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+                                            ctypes.c_char_p, ctypes.c_int, ctypes.c_int,
+                                            ctypes.c_int]
+    lib.LLVMCreateTargetMachine.restype = ctypes.c_void_p
+    out: dict[str, str | None] = {}
+    for triple in triples:
+        raw = triple.encode("utf-8", "surrogateescape")
+        target = ctypes.c_void_p()
+        error = ctypes.c_char_p()
+        if lib.LLVMGetTargetFromTriple(raw, ctypes.byref(target), ctypes.byref(error)):
+            out[triple] = None
+            continue
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            # TVM's arguments: no CPU, no features, default level, static, small code model.
+            machine = lib.LLVMCreateTargetMachine(target, raw, b"", b"", 0, 1, 3)
+            os._exit(0 if machine else 3)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            out[triple] = "abort" if os.WTERMSIG(status) == signal.SIGABRT \
+                else signal.Signals(os.WTERMSIG(status)).name
+        else:
+            out[triple] = "ok" if os.WEXITSTATUS(status) == 0 else "null"
+    return out
+
+
 def probe_triples(job: Mapping[str, Any]) -> dict[str, Any]:
-    """Runs inside the oracle: target names of triples, and features of some of them."""
+    """Runs inside the oracle: target names of triples, and features of some of them.
+
+    ``job["lookup"]``: triples; ``job["features"]``: ``[triple, cpu or None, mattr?]`` lists
+    (the caller keeps out ``-mattr`` items without a sign: LLVM aborts on them).
+    """
     from tvm.target import Target  # type: ignore[import-not-found]
     from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
 
@@ -167,13 +227,15 @@ def probe_triples(job: Mapping[str, Any]) -> dict[str, Any]:
     names = {t: lookup_target(lib, t.encode("utf-8", "surrogateescape"))
              for t in job.get("lookup", ())}
     sets: list[list[str] | None] = []
-    for triple, cpu in job.get("features", ()):
-        if lookup_target(lib, triple.encode()) is None:
+    for triple, cpu, *mattr in job.get("features", ()):
+        if lookup_target(lib, triple.encode("utf-8", "surrogateescape")) is None:
             sets.append(None)  # TVM would crash on it
             continue
-        config = {"kind": "llvm", "mtriple": triple}
+        config: dict[str, Any] = {"kind": "llvm", "mtriple": triple}
         if cpu is not None:
             config["mcpu"] = cpu
+        if mattr:
+            config["mattr"] = mattr[0]
         sets.append(sorted(str(f) for f in ffi.llvm_get_cpu_features(Target(config))))
     return {"lookup": names, "features": sets}
 
@@ -251,6 +313,92 @@ def subarch_candidates(feature_names: Iterable[str]) -> list[str]:
     return sorted(s for s in out if "eb" not in s)
 
 
+def _arm_module() -> Any:
+    """targetlang's model of LLVM (pure functions only are used here)."""
+    sys.path.insert(0, str(REPO))
+    from targetlang import _arm
+    return _arm
+
+
+#: Probe triples for a format suffix: (text before the suffix, target, big-endian, OS class).
+FORMAT_PROBES = (("aarch64-unknown-linux-gnu-", "aarch64", False, "other"),
+                 ("arm-unknown-linux-gnu-", "arm", False, "other"),
+                 ("armeb-unknown-linux-gnu-", "arm", True, "other"),
+                 ("arm-apple-macos-", "arm", False, "darwin"),
+                 ("arm-pc-windows-", "arm", False, "windows"),
+                 ("arm-unknown-uefi-", "arm", False, "uefi"),
+                 ("arm-unknown-netbsd-", "arm", False, "netbsd"))
+#: Probe triples for an OS name: (arch, target, big-endian, format suffix or None).
+OS_PROBES = (("armeb", "arm", True, None), ("arm", "arm", False, None),
+             ("arm", "arm", False, "coff"), ("arm", "arm", False, "wasm"),
+             ("arm", "arm", False, "macho"), ("arm", "arm", False, "elf"),
+             ("armebv7k", "arm", True, None))
+
+
+def _classify(observed: Mapping[str, tuple[bool, ...]],
+              expected: Mapping[str | None, tuple[bool, ...]], what: str) -> dict[str, str | None]:
+    by_signature: dict[tuple[bool, ...], str | None] = {}
+    for cls, signature in expected.items():
+        if signature in by_signature:
+            raise SystemExit(f"the {what} probes cannot tell {cls} from {by_signature[signature]}")
+        by_signature[signature] = cls
+    out = {}
+    for name, signature in observed.items():
+        if signature not in by_signature:
+            raise SystemExit(f"{what} {name!r}: LLVM's answers {signature} fit no class of the model")
+        out[name] = by_signature[signature]
+    return out
+
+
+def _minimal(names: Mapping[str, str | None], match: Callable[[str, str], bool]) -> dict[str, list[str]]:
+    """Per class, the names no shorter same-class name already covers (by prefix or suffix)."""
+    out: dict[str, list[str]] = {}
+    for name, cls in names.items():
+        if cls is None or cls == "other" and match is str.startswith:
+            continue
+        covered = [t for t, c in names.items() if t != name and match(name, t)]
+        if covered and names[max(covered, key=len)] == cls:
+            continue
+        out.setdefault(cls, []).append(name)
+    return {cls: sorted(v) for cls, v in sorted(out.items())}
+
+
+def triple_rules() -> dict[str, Any]:
+    """How LLVM classifies a triple's OS and object format, as far as building a machine goes.
+
+    Each candidate is tried in a few triples; the model's prediction of which of those LLVM
+    refuses differs for every class, so LLVM's answers name the class (or fail the model).
+    """
+    arm = _arm_module()
+    machine_fails = arm.machine_fails
+    fmt_triples = {f: [head + f for head, *_ in FORMAT_PROBES] for f in FORMAT_CANDIDATES}
+    os_triples = {o: [f"{a}-v-{o}" + (f"-{f}" if f else "") for a, _, _, f in OS_PROBES]
+                  for o in OS_CANDIDATES}
+    everything = [t for ts in (*fmt_triples.values(), *os_triples.values()) for t in ts]
+    answers = run_probe("machines", stdin=json.dumps(everything))
+    if any(answers[t] is None for t in everything):
+        raise SystemExit("a probe triple has no target")
+    fmt_expected = {cls: tuple(machine_fails(tgt, big, os, cls, False)
+                               for _, tgt, big, os in FORMAT_PROBES)
+                    for cls in (None, "elf", "macho", "coff", "fatal", "other")}
+    formats = _classify({f: tuple(answers[t] != "ok" for t in ts)
+                         for f, ts in fmt_triples.items()}, fmt_expected, "object format")
+    suffix_class = {f: c for f, c in formats.items() if c is not None}
+    os_expected = {}
+    for cls in ("darwin", "windows", "uefi", "netbsd", "other"):
+        os_expected[cls] = tuple(
+            machine_fails(tgt, big, cls, None if f is None else suffix_class[f], a.endswith("v7k"))
+            for a, tgt, big, f in OS_PROBES)
+    oses = _classify({o: tuple(answers[t] != "ok" for t in ts)
+                      for o, ts in os_triples.items()}, os_expected, "OS")
+    for name, cls in (("linux", "other"), ("macos", "darwin"), ("windows", "windows"),
+                      ("uefi", "uefi"), ("netbsd", "netbsd")):
+        if oses[name] != cls:
+            raise SystemExit(f"the format probes assumed {name} is {cls}, LLVM says {oses[name]}")
+    return {"os_prefixes": _minimal(oses, str.startswith),
+            "format_suffixes": _minimal(formats, str.endswith)}
+
+
 def build() -> dict[str, Any]:
     probed = {family: run_probe("family", family) for family in FAMILIES}
     versions = {(p["tvm_version"], p["llvm_version"]) for p in probed.values()}
@@ -269,13 +417,15 @@ def build() -> dict[str, Any]:
             "cpu_aliases": sorted(set(p["help_cpus"]) - set(p["archlist"])),
         }
     targets["arm"].update(arm_subarchs(targets["arm"]))
-    return {
+    data = {
         "source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
                   "scripts/generate_arm_features.py",
         "tvm_version": tvm_version,
         "llvm_version": llvm_version,
         "targets": targets,
     }
+    data["triples"] = triple_rules()
+    return data
 
 
 def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
@@ -285,9 +435,10 @@ def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
     triples = {s: f"arm{s}-unknown-linux-gnueabihf" for s in candidates}
     cpus = sorted(cpu for cpu in arm["cpus"] if cpu != "generic")
     thumb_triple = "armv6m-unknown-linux-gnueabihf"
-    job = {"lookup": list(triples.values()),
+    windows_triple = "arm-pc-windows-msvc"
+    job = {"lookup": list(triples.values()) + [thumb_triple],
            "features": [[t, None] for t in triples.values()]
-           + [[tt, cpu] for cpu in cpus for tt in (FAMILIES["arm"], thumb_triple)]}
+           + [[tt, cpu] for cpu in cpus for tt in (FAMILIES["arm"], thumb_triple, windows_triple)]}
     answer = run_probe("triples", stdin=json.dumps(job))
     names = answer["lookup"]
     sets = answer["features"]
@@ -295,16 +446,21 @@ def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
     pairs = sets[len(candidates):]
     if names[thumb_triple] != "thumb":
         raise SystemExit(f"{thumb_triple} is not a Thumb triple: {names[thumb_triple]}")
-    # A Thumb triple adds its features whatever the CPU: their union over CPUs (no CPU has
-    # them all) is what it adds; then every CPU is checked against that.
-    thumb_extra: set[str] = set()
-    for arm_set, thumb_set in zip(pairs[0::2], pairs[1::2]):
-        thumb_extra |= set(thumb_set) - set(arm_set)
-    thumb_features = generators(closure(thumb_extra, implies), implies)
-    for cpu, arm_set, thumb_set in zip(cpus, pairs[0::2], pairs[1::2]):
-        base = closure(arm["cpus"][cpu], implies)
-        if set(arm_set) != base or set(thumb_set) != base | closure(thumb_features, implies):
-            raise SystemExit(f"CPU {cpu!r}: a Thumb triple does not just add {thumb_features}")
+    # A Thumb (or Windows) triple adds its features whatever the CPU: their union over CPUs
+    # (no CPU has them all) is what it adds; then every CPU is checked against that.
+    rows = list(zip(cpus, pairs[0::3], pairs[1::3], pairs[2::3]))
+    added = {}
+    for column, what in ((2, "Thumb"), (3, "Windows")):
+        extra: set[str] = set()
+        for row in rows:
+            extra |= set(row[column]) - set(row[1])
+        added[what] = generators(closure(extra, implies), implies)
+        for row in rows:
+            base = closure(arm["cpus"][row[0]], implies)
+            if set(row[1]) != base or set(row[column]) != base | closure(added[what], implies):
+                raise SystemExit(f"CPU {row[0]!r}: a {what} triple does not just add "
+                                 f"{added[what]}")
+    thumb_features = added["Thumb"]
     subarch: dict[str, str] = {}
     thumb: list[str] = []
     for s in candidates:
@@ -328,8 +484,8 @@ def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
         subarch[s] = (named or matches)[0]
         if is_thumb:
             thumb.append(s)
-    return {"thumb_features": thumb_features, "subarch_features": subarch,
-            "thumb_subarchs": thumb}
+    return {"thumb_features": thumb_features, "windows_features": added["Windows"],
+            "subarch_features": subarch, "thumb_subarchs": thumb}
 
 
 def render(data: Mapping[str, Any]) -> str:
@@ -340,7 +496,7 @@ def render(data: Mapping[str, Any]) -> str:
 
     parts = []
     for key, value in data.items():
-        if key != "targets":
+        if key not in ("targets", "triples"):
             parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
     target_parts = []
     for family, table in sorted(data["targets"].items()):
@@ -350,6 +506,9 @@ def render(data: Mapping[str, Any]) -> str:
             fields.append(f"   {json.dumps(key)}: {text}")
         target_parts.append(f"  {json.dumps(family)}: {{\n" + ",\n".join(fields) + "\n  }")
     parts.append(' "targets": {\n' + ",\n".join(target_parts) + "\n }")
+    if "triples" in data:
+        rules = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in data["triples"].items()]
+        parts.append(' "triples": {\n' + ",\n".join(rules) + "\n }")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
@@ -363,6 +522,8 @@ def main() -> int:
         os.dup2(2, 1)  # TVM's own prints go to stderr, the protocol to our copy of stdout
         if args.probe[0] == "family":
             result = probe_family(args.probe[1])
+        elif args.probe[0] == "machines":
+            result = probe_machines(json.loads(sys.stdin.read()))
         else:
             result = probe_triples(json.loads(sys.stdin.read()))
         out.write(json.dumps(result))

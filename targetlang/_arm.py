@@ -10,13 +10,14 @@ question from tables recorded from the LLVM that TVM 0.21 links
   sub-architecture; a name LLVM cannot parse has no target, and TVM crashes on it;
 * the CPU must be one of the target's processors, otherwise TVM uses ``generic``;
 * the features start as the CPU's; on the ARM target a ``generic`` CPU also gets the
-  architecture named by the triple (``armv7a`` adds ``armv7-a``) and a Thumb triple adds
-  Thumb mode; then each ``-mattr`` item applies in order: ``+x`` turns on ``x`` and all it
-  implies, ``-x`` turns off ``x`` and all that (transitively) implies it; names LLVM does not
-  know are ignored, ``+help`` and ``+cpuhelp`` only print.
+  architecture named by the triple (``armv7a`` adds ``armv7-a``), a Thumb triple adds Thumb
+  mode and a Windows one ``noarm``; then each ``-mattr`` item applies in order: ``+x`` turns
+  on ``x`` and all it implies, ``-x`` turns off ``x`` and all that (transitively) implies it;
+  names LLVM does not know are ignored, ``+help`` and ``+cpuhelp`` only print.
 
-Not modelled: the ``noarm`` feature LLVM adds for Windows AArch32 triples (no feature TVM
-reads depends on it).
+Before TVM asks, LLVM must build a target machine for the triple; where it cannot (no
+target for the architecture, or an object format at odds with the OS), TVM dies:
+:func:`triple_problem` says why.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ APROFILE_FEATURES: tuple[tuple[str, str | None], ...] = (
 
 _PRINT_ONLY = ("+help", "+cpuhelp")  # LLVM prints its tables for these and applies nothing
 
+OSClass = Literal["darwin", "windows", "uefi", "netbsd", "other"]
+FormatClass = Literal["elf", "macho", "coff", "fatal", "other"]
+
 
 class LLVMTarget:
     """One LLVM target's subtarget tables: features with what they imply, and processors."""
@@ -55,6 +59,7 @@ class LLVMTarget:
             cpu: tuple(features) for cpu, features in data["cpus"].items()}
         self.cpu_aliases: tuple[str, ...] = tuple(data.get("cpu_aliases", ()))
         self.thumb_features: tuple[str, ...] = tuple(data.get("thumb_features", ()))
+        self.windows_features: tuple[str, ...] = tuple(data.get("windows_features", ()))
         self.subarch_features: Mapping[str, str] = dict(data.get("subarch_features", {}))
         self.thumb_subarchs: frozenset[str] = frozenset(data.get("thumb_subarchs", ()))
         self._closures: dict[str, frozenset[str]] = {}
@@ -107,12 +112,20 @@ class LLVMTarget:
 
 @dataclass(frozen=True, slots=True)
 class Tables:
-    """The recorded LLVM knowledge: versions and the two Arm targets."""
+    """The recorded LLVM knowledge: versions, the two Arm targets, and how triples parse.
+
+    ``os_prefixes`` maps an OS class (``darwin``, ``windows``, ``uefi``, ``netbsd``) to the
+    OS names LLVM recognises by prefix; ``format_suffixes`` maps an object-format class
+    (``elf``, ``macho``, ``coff``, ``fatal``: XCOFF and GOFF, ``other``: Wasm and SPIR-V) to
+    the suffixes that select it in a triple's environment part.
+    """
 
     llvm_version: str
     tvm_version: str
     aarch64: LLVMTarget
     arm: LLVMTarget
+    os_prefixes: Mapping[str, tuple[str, ...]]
+    format_suffixes: Mapping[str, tuple[str, ...]]
 
 
 @functools.cache
@@ -121,20 +134,24 @@ def tables() -> Tables:
     raw = resources.files("targetlang").joinpath("_data").joinpath(DATA_FILE).read_text("utf-8")
     data: dict[str, Any] = json.loads(raw)
     targets = data["targets"]
+    triples = data["triples"]
     return Tables(llvm_version=data["llvm_version"], tvm_version=data["tvm_version"],
                   aarch64=LLVMTarget("aarch64", targets["aarch64"]),
-                  arm=LLVMTarget("arm", targets["arm"]))
+                  arm=LLVMTarget("arm", targets["arm"]),
+                  os_prefixes={k: tuple(v) for k, v in triples["os_prefixes"].items()},
+                  format_suffixes={k: tuple(v) for k, v in triples["format_suffixes"].items()})
 
 
 # ---- triples -----------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class ArmTriple:
-    """What LLVM makes of an Arm triple: its target, whether it is Thumb, its sub-architecture."""
+    """What LLVM makes of an Arm triple: its target, Thumb or not, sub-architecture, OS class."""
 
     target: Literal["aarch64", "arm"]
     thumb: bool
     subarch: str
+    os: OSClass = "other"
 
 
 _SUBARCH_PREFIXES = (b"arm64_32", b"arm64e", b"arm64", b"aarch64_32", b"arm", b"thumb")
@@ -179,18 +196,89 @@ def arm_triple(mtriple: str) -> ArmTriple | None:
 
     TVM 0.21 hands such a triple to LLVM and crashes (SIGSEGV) when LLVM finds no target.
     """
-    arch = mtriple.encode("utf-8", "surrogatepass").split(b"-", 1)[0]
+    parts = mtriple.encode("utf-8", "surrogatepass").split(b"-", 3)
+    arch = parts[0]
     subarch = canonical_subarch(arch)
     if not subarch:
         return None
     name = subarch.decode("utf-8", "surrogatepass")
+    os = _os_class(parts[2]) if len(parts) > 2 else "other"
     if arch.startswith(b"thumb") and subarch.startswith((b"v2", b"v3")):
         return None  # Thumb only exists from v4 on
     if name in tables().arm.thumb_subarchs:
-        return ArmTriple("arm", True, name)  # v6-M only exists as Thumb, whatever the prefix
+        return ArmTriple("arm", True, name, os)  # v6-M only exists as Thumb, whatever the prefix
     if arch.startswith((b"aarch64", b"arm64")):
-        return ArmTriple("aarch64", False, name)
-    return ArmTriple("arm", arch.startswith(b"thumb"), name)
+        return ArmTriple("aarch64", False, name, os)
+    return ArmTriple("arm", arch.startswith(b"thumb"), name, os)
+
+
+def machine_fails(target: Literal["aarch64", "arm"], big_endian: bool, os: OSClass,
+                  fmt: FormatClass | None, watch: bool) -> bool:
+    """Whether LLVM asserts (and TVM dies) building a target machine for such a triple.
+
+    LLVM checks that the target's assembler info agrees with the triple on how exceptions
+    are handled, and the AArch64 target only knows ELF, Mach-O and COFF. ``fmt`` is the
+    object format the triple names (None: none, so the default for the architecture and
+    OS); ``watch`` is the ARMv7k (watch ABI) sub-architecture.
+    """
+    if fmt is None:  # LLVM's default object format (always ELF for big-endian Arm)
+        if big_endian:
+            fmt = "elf"
+        else:
+            fmt = "coff" if os in ("windows", "uefi") else "macho" if os == "darwin" else "elf"
+    if target == "aarch64":
+        return fmt not in ("elf", "macho", "coff")
+    sjlj = os == "darwin" and not watch
+    # What the ARM assembler info says ...
+    if os == "darwin" or fmt == "macho":
+        chosen = "sjlj" if sjlj else "dwarf"
+    elif os == "windows":
+        chosen = "wineh"
+    else:
+        chosen = "dwarf" if os == "netbsd" else "arm"
+    # ... and what the triple says.
+    if fmt == "coff":
+        expected = "wineh"
+    elif fmt == "fatal":
+        expected = "aix-or-zos"  # agrees with no ARM assembler info
+    elif fmt == "elf":
+        expected = "dwarf" if os == "netbsd" else "arm"
+    else:
+        expected = "sjlj" if sjlj else "dwarf"
+    return chosen != expected
+
+
+def _os_class(name: bytes) -> OSClass:
+    for cls, prefixes in tables().os_prefixes.items():
+        if name.startswith(tuple(p.encode() for p in prefixes)):
+            return cls  # type: ignore[return-value]
+    return "other"
+
+
+def _format_class(name: bytes) -> FormatClass | None:
+    found: tuple[int, FormatClass] | None = None
+    for cls, suffixes in tables().format_suffixes.items():
+        for suffix in suffixes:
+            # xcoff ends with coff: LLVM tries the longer name first.
+            if name.endswith(suffix.encode()) and (found is None or len(suffix) > found[0]):
+                found = (len(suffix), cls)  # type: ignore[assignment]
+    return None if found is None else found[1]
+
+
+def triple_problem(mtriple: str) -> str | None:
+    """Why TVM 0.21 dies on an Arm triple (None when LLVM builds a target machine for it)."""
+    triple = arm_triple(mtriple)
+    if triple is None:
+        return "LLVM has no target for its architecture"
+    parts = mtriple.encode("utf-8", "surrogatepass").split(b"-", 3)
+    arch = parts[0]
+    fmt = _format_class(parts[3]) if len(parts) > 3 else None
+    big = arch.startswith((b"armeb", b"thumbeb", b"aarch64_be")) or (
+        arch.startswith((b"arm", b"thumb")) and arch.endswith(b"eb"))
+    watch = tables().arm.subarch_features.get(triple.subarch) == "armv7k"
+    if machine_fails(triple.target, big, triple.os, fmt, watch):
+        return "LLVM asserts building a target machine for it (object format and OS disagree)"
+    return None
 
 
 # ---- features ----------------------------------------------------------------------------
@@ -233,6 +321,8 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str]) -> f
             bits |= target.closure([arch_feature])
         if triple.thumb:
             bits |= target.closure(target.thumb_features)
+        if triple.os == "windows":
+            bits |= target.closure(target.windows_features)
     for item in mattr_items(mattr):
         if item in _PRINT_ONLY:
             continue

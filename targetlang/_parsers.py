@@ -134,11 +134,12 @@ def _aprofile_features(config: Config) -> Features:
     mcpu = _optional_str(config, "mcpu")
     mattr = _optional_str_array(config, "mattr") or ()
     assert mtriple is not None  # an A-profile target has an Arm triple
+    problem = _arm.triple_problem(mtriple)
+    if problem is not None:
+        raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM 0.21 crashes on it)",
+                               path="mtriple")
     triple = _arm.arm_triple(mtriple)
-    if triple is None:
-        arch = mtriple.split("-", 1)[0]
-        raise TargetValueError(f"LLVM has no target for the architecture {arch!r} of -mtriple "
-                               f"{mtriple!r} (TVM 0.21 crashes on it)", path="mtriple")
+    assert triple is not None
     _check_llvm_options(config)
     unsigned = _arm.unsigned_item(mattr)
     if unsigned is not None:
