@@ -27,7 +27,7 @@ import random
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -234,27 +234,36 @@ def random_target(rng: random.Random) -> str:
     return " ".join(words)
 
 
-def check_targets(rng: random.Random, count: int, shared: Path) -> tuple[int, list[str], int]:
-    cases = list(dict.fromkeys(random_target(rng) for _ in range(count)))
+def ask_query(texts: Sequence[str], shared: Path) -> list[dict[str, Any]]:
+    """TVM's answers for target texts, through shared/oracle/query.py."""
     with tempfile.TemporaryFile("w+") as errors:
         done = subprocess.run([str(ORACLE_PYTHON), str(shared / "oracle" / "query.py"),
-                               "--timeout", "30"], input="\n".join(cases) + "\n",
+                               "--timeout", "30"], input="\n".join(texts) + "\n",
                               stdout=subprocess.PIPE, stderr=errors, text=True, check=True)
     records = [json.loads(line) for line in done.stdout.splitlines()]
-    bad = []
-    crashes = 0
-    for text, rec in zip(cases, records):
-        crashes += rec["error_type"] == "Crash"
-        try:
-            target = tl.parse(text, environment=ENV)
-        except tl.TargetError as e:
-            if rec["ok"]:
-                bad.append(f"{text!r}: TVM accepts, targetlang: {e.message}")
-            continue
-        if not rec["ok"]:
-            bad.append(f"{text!r}: TVM {rec['error_type']}, targetlang accepts")
-        elif target.to_json() != rec["export"] or dict(target.features) != rec["features"]:
-            bad.append(f"{text!r}: TVM {rec['features']}, targetlang {dict(target.features)}")
+    if len(records) != len(texts):
+        sys.exit(f"query.py answered {len(records)} of {len(texts)} cases")
+    return records
+
+
+def compare_target(text: str, rec: Mapping[str, Any]) -> str | None:
+    """How targetlang and TVM disagree on a text (None when they agree)."""
+    try:
+        target = tl.parse(text, environment=ENV)
+    except tl.TargetError as e:
+        return f"{text!r}: TVM accepts, targetlang: {e.message}" if rec["ok"] else None
+    if not rec["ok"]:
+        return f"{text!r}: TVM {rec['error_type']}, targetlang accepts"
+    if target.to_json() != rec["export"] or dict(target.features) != rec["features"]:
+        return f"{text!r}: TVM {rec['features']}, targetlang {dict(target.features)}"
+    return None
+
+
+def check_targets(rng: random.Random, count: int, shared: Path) -> tuple[int, list[str], int]:
+    cases = list(dict.fromkeys(random_target(rng) for _ in range(count)))
+    records = ask_query(cases, shared)
+    bad = [p for p in (compare_target(t, r) for t, r in zip(cases, records)) if p is not None]
+    crashes = sum(r["error_type"] == "Crash" for r in records)
     return len(cases), bad, crashes
 
 
