@@ -129,7 +129,8 @@ def random_cpu(rng: random.Random) -> str | None:
         return rng.choice(t.aarch64.cpu_aliases)
     if roll < 0.3:
         return rng.choice(("cortex-m0", "cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33",
-                           "cortex-m55", "cortex-m85", "cortex-m23", "cortex-m52", "cortex-m55+nomve"))
+                           "cortex-m55", "cortex-m85", "cortex-m23", "cortex-m52",
+                           "cortex-m55+nomve"))
     return rng.choice(list(t.aarch64.cpus) + list(t.arm.cpus))
 
 

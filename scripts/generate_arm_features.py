@@ -20,7 +20,11 @@ the oracle's TVM links, by asking TVM (``tvm.target._ffi_api``) and nothing else
   ``generic``: ``llvm_get_cpu_features`` of ``arm<sub>-unknown-linux-gnueabihf``, for every
   name that can select an architecture (each suffix of a feature name that LLVM's
   sub-architecture syntax allows, and the usual spellings); whether LLVM makes the triple
-  a Thumb one comes from LLVM's C API (``LLVMGetTargetFromTriple``) on the library TVM loaded.
+  a Thumb one comes from LLVM's C API (``LLVMGetTargetFromTriple``) on the library TVM loaded;
+* which OS names and object-format suffixes change whether LLVM can build a target machine
+  for a triple (TVM dies where it cannot): each candidate is tried in a few triples, in
+  forked children (``LLVMCreateTargetMachine``), and the pattern of refusals names its class
+  under targetlang's model (``targetlang._arm.machine_fails``), or fails the model.
 
 Implications are stored as their transitive reduction and CPUs as their smallest generating
 sets; the script checks that closing them again gives back every observed set. The oracle is
@@ -345,12 +349,14 @@ def _classify(observed: Mapping[str, tuple[bool, ...]],
     out = {}
     for name, signature in observed.items():
         if signature not in by_signature:
-            raise SystemExit(f"{what} {name!r}: LLVM's answers {signature} fit no class of the model")
+            raise SystemExit(f"{what} {name!r}: LLVM's answers {signature} fit no class "
+                             "of the model")
         out[name] = by_signature[signature]
     return out
 
 
-def _minimal(names: Mapping[str, str | None], match: Callable[[str, str], bool]) -> dict[str, list[str]]:
+def _minimal(names: Mapping[str, str | None],
+             match: Callable[[str, str], bool]) -> dict[str, list[str]]:
     """Per class, the names no shorter same-class name already covers (by prefix or suffix)."""
     out: dict[str, list[str]] = {}
     for name, cls in names.items():

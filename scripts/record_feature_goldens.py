@@ -103,7 +103,8 @@ OTHER_INPUTS = (
     "c -mcpu=cortex-m7 -mattr=+nodsp", "c -mcpu=cortex-m85 -mattr=+nomve,+woof",
     "c -mcpu=cortex-m0", "c -mcpu=cortex-m3", "c -mcpu=cortex-m33 -keys=x",
     "c -mcpu=cortex-m4x", "c -mcpu=cortex-m23", "llvm -mcpu=cortex-m55 -mtriple=aarch64-linux-gnu",
-    "llvm -mcpu=cortex-m23 -mtriple=aarch64-linux-gnu", "llvm -mcpu=cortex-m23 -mtriple=armv8m.base",
+    "llvm -mcpu=cortex-m23 -mtriple=aarch64-linux-gnu",
+    "llvm -mcpu=cortex-m23 -mtriple=armv8m.base",
     "llvm -mcpu=cortex-m4 -mtriple=armfoo",
     # the test kind, and kinds without features
     "test", "test -keys=a", "cuda", "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake",
@@ -160,8 +161,10 @@ def build_cases() -> list[tuple[str, str]]:
             cases.append(("triples", target_text(triple, None, mattr)))
     cases += [("edge", text) for text in EDGE]
     cases += [("other", text) for text in OTHER_INPUTS]
-    seen: set[str] = set()
-    return [c for c in cases if not (c[1] in seen or seen.add(c[1]))]  # type: ignore[func-returns-value]
+    first: dict[str, str] = {}  # input -> the first category that has it
+    for category, text in cases:
+        first.setdefault(text, category)
+    return [(category, text) for text, category in first.items()]
 
 
 def ask_oracle(shared: Path, inputs: list[str]) -> list[dict[str, Any]]:
