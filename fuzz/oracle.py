@@ -23,10 +23,6 @@ TVM021 = ORACLE_DIR / "bin" / "tvm021-python"
 QUERY = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared")) / "oracle" / "query.py"
 ENVIRONMENT = tl.Environment.no_gpu()
 
-#: Features TVM derives from LLVM's tables that targetlang does not derive yet.
-UNDERIVED_FEATURES = frozenset({"is_aarch64", "has_asimd", "has_sve", "has_dotprod",
-                                "has_fp16_simd", "has_matmul_i8", "has_sme"})
-
 
 def available() -> bool:
     return TVM021.exists() and QUERY.exists()
@@ -103,9 +99,8 @@ def compare(text: str, answer: dict[str, Any]) -> None:
     else:
         assert printed == answer["str"], "str() differs"
         assert host == answer["host_str"], "str() of the host differs"
-    ours = {k: v for k, v in target.features.items() if k not in UNDERIVED_FEATURES}
-    theirs = {k: v for k, v in (answer.get("features") or {}).items()
-              if k not in UNDERIVED_FEATURES}
+    ours = dict(target.features)
+    theirs = answer.get("features") or {}
     assert ours == theirs, f"features differ: {ours} vs {theirs}"
 
 

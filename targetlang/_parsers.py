@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from . import _arm
 from .environment import Environment
 from .errors import AttributeTypeError, TargetValueError
 
@@ -119,29 +120,37 @@ def _is_aprofile(config: Config) -> bool:
     return is_aarch32(mtriple, mcpu) or is_aarch64(mtriple)
 
 
-def _aprofile_features(config: Config) -> Features | None:
-    """TVM asks LLVM which features the CPU and ``-mattr`` imply.
+def _aprofile_features(config: Config) -> Features:
+    """``aprofile::GetFeatures``: TVM asks LLVM which features the triple, CPU and ``-mattr`` give.
 
-    Building LLVM's target information first checks the options (``_check_llvm_options``);
-    which features a CPU has is LLVM's knowledge, not part of this dialect's data yet: the
-    features are left underived (``None``); keys are still merged.
+    The steps follow TVM's ``LLVMTargetInfo``: the option types, the triple (TVM crashes when
+    LLVM has no target for it), the option values, then the features (LLVM aborts on an
+    ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``).
     """
     kind = config.get("kind")
     if kind != "llvm":
         raise TargetValueError(f"Arm A-profile features need target kind 'llvm', but got {kind!r}")
+    mtriple = _optional_str(config, "mtriple")
+    mcpu = _optional_str(config, "mcpu")
+    mattr = _optional_str_array(config, "mattr") or ()
+    assert mtriple is not None  # an A-profile target has an Arm triple
+    problem = _arm.triple_problem(mtriple)
+    if problem is not None:
+        raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM 0.21 crashes on it)",
+                               path="mtriple")
+    triple = _arm.arm_triple(mtriple)
+    assert triple is not None
     _check_llvm_options(config)
-    return None
+    unsigned = _arm.unsigned_item(mattr)
+    if unsigned is not None:
+        # LLVM aborts the process on a feature without its sign; TVM dies with it.
+        raise TargetValueError(f"-mattr item {unsigned!r} must start with '+' or '-' "
+                               "(LLVM aborts on it)", path="mattr")
+    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr))
 
 
 def _check_llvm_options(config: Config) -> None:
     """The option checks of ``LLVMTargetInfo``'s constructor (src/target/llvm/llvm_instance.cc)."""
-    _optional_str(config, "mtriple")
-    _optional_str(config, "mcpu")
-    for item in _optional_str_array(config, "mattr") or ():
-        if item and item[0] not in "+-":
-            # LLVM aborts the process on a feature without its sign; TVM dies with it.
-            raise TargetValueError(f"-mattr item {item!r} must start with '+' or '-' "
-                                   "(LLVM aborts on it)", path="mattr")
     cl_opts = _optional_str_array(config, "cl-opt")
     if cl_opts is not None and not all(_is_llvm_option(opt) for opt in cl_opts):
         raise TargetValueError("there were errors parsing command-line options", path="cl-opt")
