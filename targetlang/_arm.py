@@ -191,6 +191,7 @@ def canonical_subarch(arch: bytes) -> bytes:
     return rest
 
 
+@functools.lru_cache(maxsize=1024)  # pure in the triple; triples repeat (tuning logs)
 def arm_triple(mtriple: str) -> ArmTriple | None:
     """The LLVM target of a triple starting with ``arm`` or ``aarch64``; None if LLVM has none.
 
@@ -265,6 +266,7 @@ def _format_class(name: bytes) -> FormatClass | None:
     return None if found is None else found[1]
 
 
+@functools.lru_cache(maxsize=1024)
 def triple_problem(mtriple: str) -> str | None:
     """Why TVM 0.21 dies on an Arm triple (None when LLVM builds a target machine for it)."""
     triple = arm_triple(mtriple)

@@ -35,13 +35,13 @@ def _option_at(text: str, start: int, word: Word | None, form: OptionForm) -> Op
         if equals == len(text) - 1:
             raise SyntaxProblem(f"empty value for attribute {key!r}", start + len(text))
         word = Word(text[equals + 1 :], start + equals + 1)
-    else:
-        key = text[dashes:]
-        if not key:
-            raise SyntaxProblem(f"{text!r} is not an attribute key: expected a name after the dashes",
-                                start)
-    end = word.end if word is not None else start + len(text)
-    return Option(key, start + dashes, word, form, start, end - start)
+        return Option(key, start + dashes, word, form, start, len(text))
+    key = text[dashes:]
+    if not key:
+        raise SyntaxProblem(f"{text!r} is not an attribute key: expected a name after the dashes",
+                            start)
+    length = len(text) if word is None else word.offset + len(word.text) - start
+    return Option(key, start + dashes, word, form, start, length)
 
 
 def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
@@ -121,12 +121,12 @@ def parse_target_text(text: str) -> TargetText:
 
 @functools.cache
 def _word_scanner() -> re.Pattern[str]:
-    """The grammar's word terminals, exactly as Lark compiled them, in one alternation."""
+    """The grammar's word terminals, exactly as Lark compiled them, each after its spaces."""
     lark = target_parser()
     ignored = set(lark.lexer_conf.ignore)
     words = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in lark.terminals
              if t.name not in ignored]
-    return re.compile("|".join(words))
+    return re.compile(" *(?:" + "|".join(words) + ")")
 
 
 def _fast_parse(text: str) -> TargetText | None:
@@ -137,42 +137,41 @@ def _fast_parse(text: str) -> TargetText | None:
     parser then decides, so errors have one source; a property test checks that whatever
     this accepts, the LALR parser reads the same.
     """
-    match = _word_scanner().match
-    words: list[tuple[str | None, str, int]] = []
-    pos, end = 0, len(text)
-    while True:
-        while pos < end and text[pos] == " ":
-            pos += 1
-        if pos == end:
-            break
-        m = match(text, pos)
-        if m is None or (m.end() < end and text[m.end()] != " "):
-            return None
-        words.append((m.lastgroup, m.group(), pos))
-        pos = m.end()
-    if not words:
-        return None
-    options = []
-    i, count = 1, len(words)
+    pos = 0
+    kind: Word | None = None
+    options: list[Option] = []
+    pending: tuple[str, int] | None = None  # an OPTION_NAME that may take the next WORD
     try:
-        while i < count:
-            kind, word, start = words[i]
-            if kind == "OPTION_ASSIGN":
-                options.append(_option_at(word, start, None, "assign"))
-                i += 1
-            elif kind == "OPTION_NAME":
-                if i + 1 < count and words[i + 1][0] == "WORD":
-                    value = Word(words[i + 1][1], words[i + 1][2])
-                    options.append(_option_at(word, start, value, "spaced"))
-                    i += 2
-                else:
-                    options.append(_option_at(word, start, None, "flag"))
-                    i += 1
+        for m in _word_scanner().finditer(text):
+            if m.start() != pos:
+                return None  # something no terminal matches (an unclosed quote)
+            pos = m.end()
+            terminal = m.lastgroup
+            assert terminal is not None
+            word, start = m.group(terminal), m.start(terminal)
+            if kind is None:
+                kind = Word(word, start)
+            elif terminal == "WORD":
+                if pending is None:
+                    return None  # a value where an option should be: a syntax error
+                options.append(_option_at(pending[0], pending[1], Word(word, start), "spaced"))
+                pending = None
+                continue
             else:
-                return None  # a value where an option should be: a syntax error
+                if pending is not None:
+                    options.append(_option_at(pending[0], pending[1], None, "flag"))
+                    pending = None
+                if terminal == "OPTION_ASSIGN":
+                    options.append(_option_at(word, start, None, "assign"))
+                else:
+                    pending = (word, start)
+        if pending is not None:
+            options.append(_option_at(pending[0], pending[1], None, "flag"))
     except SyntaxProblem:
         return None
-    return TargetText(Word(words[0][1], words[0][2]), tuple(options))
+    if kind is None or text[pos:].strip(" "):
+        return None
+    return TargetText(kind, tuple(options))
 
 
 def parse_with_lark(text: str) -> TargetText:

@@ -60,8 +60,13 @@ class Place:
             return index
         return self.positions[min(max(index, 0), len(self.positions) - 1)]
 
-    def inner(self, start: int, positions: Sequence[int], path: str) -> Place:
-        """The place of a text whose character ``i`` came from our ``start + positions[i]``."""
+    def inner(self, start: int, positions: Sequence[int] | None, length: int, path: str) -> Place:
+        """The place of a text of ``length`` characters whose character ``i`` came from our
+        ``start + positions[i]`` (``start + i`` when ``positions`` is None)."""
+        if positions is None:
+            if self.positions is None:
+                return Place(range(start, start + length + 1), path)
+            positions = range(length + 1)
         return Place([self.at(start + p) for p in positions], path)
 
 
@@ -167,20 +172,34 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), "")
     config: dict[str, Any] = {"kind": kind.name}
     offsets: dict[str, int] = {}
-    for option in syntax.options:
-        key = option.key
+    plain_place = place.positions is None
+    specs = kind.attrs
+    for key, key_offset, value, _form, option_offset, _length in syntax.options:
         if key in config:
             _fail(DuplicateAttributeError, f"the key {key!r} appears more than once", ctx,
-                  place.at(option.key_offset))
-        spec = _attr(kind, key, ctx, place.at(option.key_offset), "")
-        if option.value is None:
-            raw, raw_offset = "1", option.offset  # a bare -flag means "1"
+                  place.at(key_offset))
+        spec = specs.get(key) or _attr(kind, key, ctx, place.at(key_offset), "")
+        if value is None:
+            raw, raw_offset = "1", option_offset  # a bare -flag means "1"
         else:
-            raw, raw_offset = option.value.text, option.value.offset
-        offsets[key] = place.at(raw_offset)
-        config[key] = value_from_text(raw, spec.type, ctx, place, raw_offset, key,
-                                      flag=option.value is None)
-    return from_config(config, ctx, place, offsets=offsets)
+            raw, raw_offset = value
+        offsets[key] = raw_offset if plain_place else place.at(raw_offset)
+        type_ = spec.type
+        if "'" not in raw and "\\" not in raw:
+            # A word without quotes or escapes is its own interpretation, and has no spaces
+            # (so nothing to trim): the common cases need none of TVM's slower rules.
+            if type_ == "str":
+                config[key] = raw
+                continue
+            if type_ == "array<str>":
+                config[key] = tuple(item for item in raw.split(",") if item)
+                continue
+            if type_ in ("int", "bool") and raw.isascii() and raw.isdigit() and len(raw) < 19:
+                config[key] = int(raw) if type_ == "int" else int(raw) != 0
+                continue
+        config[key] = value_from_text(raw, type_, ctx, place, raw_offset, key,
+                                      flag=value is None)
+    return from_config(config, ctx, place, offsets=offsets, typed=True)
 
 
 def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: int, name: str,
@@ -193,6 +212,8 @@ def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: in
     if flag:
         positions = [offset] * (len(text) + 1)  # the implied "1" has no characters of its own
         offset = 0
+    if type_ == "str":
+        return rules.trim_spaces(text)[0]
     if type_ in ("int", "bool"):
         try:
             number = rules.parse_int(text)
@@ -200,21 +221,22 @@ def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: in
             _fail(AttributeTypeError, f"{e.message} for {type_} attribute {name!r}", ctx,
                   place.at(offset))
         return bool(number) if type_ == "bool" else number
-    if type_ == "str":
-        return rules.trim_spaces(text)[0]
     if type_ == "target":
-        return from_string(text, ctx, place.inner(offset, positions, ""))
+        return from_string(text, ctx, place.inner(offset, positions, len(text), ""))
     element = type_[6:-1]  # array<...>
     try:
         pieces = rules.split_string(text, ",")
     except rules.RuleError as e:
+        at = e.offset or 0
         _fail(TargetSyntaxError, f"{e.message} in attribute {name!r}", ctx,
-              place.at(offset + positions[e.offset or 0]))
-    items = []
-    for index, (piece, start) in enumerate(pieces):
-        item_place = place.inner(offset, positions, "")
-        items.append(value_from_text(piece, element, ctx, item_place, start, name))
-    return tuple(items)
+              place.at(offset + (at if positions is None else positions[at])))
+    if positions is None and place.positions is None:
+        # Plain text: each piece sits at offset + start of the outer text itself.
+        return tuple(value_from_text(piece, element, ctx, place, offset + start, name)
+                     for piece, start in pieces)
+    item_place = place.inner(offset, positions, len(text), "")
+    return tuple(value_from_text(piece, element, ctx, item_place, start, name)
+                 for piece, start in pieces)
 
 
 def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
@@ -239,11 +261,13 @@ def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str)
 # ---- FromConfig ---------------------------------------------------------------------------
 
 def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
-                offsets: Mapping[str, int] | None = None, text_offset: int | None = None) -> Target:
+                offsets: Mapping[str, int] | None = None, text_offset: int | None = None,
+                typed: bool = False) -> Target:
     """``TargetInternal::FromConfig``: the kind's parser, tag, keys, host, attributes, defaults.
 
     ``offsets`` gives, for legacy text, where each key's value was written (for errors);
-    ``text_offset`` is where JSON text started.
+    ``text_offset`` is where JSON text started. ``typed`` says the values were already read
+    by ``value_from_text`` (TVM's second ParseType leaves such values as they are).
     """
     from .target import Target
 
@@ -308,6 +332,12 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     attrs: dict[str, Any] = {}
     for key, value in config.items():
+        if typed and key in offsets:  # read from text: already checked and typed
+            attrs[key] = value
+            continue
+        if typed and isinstance(value, str):  # filled in by the target parser
+            attrs[key] = value
+            continue
         if not isinstance(key, str):
             _fail(AttributeTypeError, "config keys must be strings", ctx, where(), path)
         spec = _attr(kind, key, ctx, where(key), path)
@@ -321,8 +351,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
             for key in kind.attrs:
                 attrs.setdefault(key, None)
 
-    for key, default in kind.defaults.items():
-        attrs.setdefault(key, default)
+    if kind.defaults:
+        attrs = {**kind.defaults, **attrs}
 
     return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal
@@ -52,10 +52,11 @@ class KindSpec:
     device_type: int
     default_keys: tuple[str, ...]
     attrs: Mapping[str, AttrSpec]
+    defaults: Mapping[str, Any] = field(init=False)
 
-    @property
-    def defaults(self) -> dict[str, Any]:
-        return {a.name: a.default for a in self.attrs.values() if a.has_default}
+    def __post_init__(self) -> None:
+        defaults = {a.name: a.default for a in self.attrs.values() if a.has_default}
+        object.__setattr__(self, "defaults", MappingProxyType(defaults))
 
 
 @dataclass(frozen=True, slots=True)

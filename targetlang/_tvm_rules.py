@@ -48,12 +48,15 @@ def is_quoted(text: str) -> bool:
     return not escaping
 
 
-def interpret(text: str) -> tuple[str, list[int]]:
+def interpret(text: str) -> tuple[str, list[int] | None]:
     """``TargetInternal::Interpret``: remove enclosing quotes, then resolve escapes.
 
     Outside a quoted run an escape pair stands for the escaped character; inside one it
-    stays as written. A trailing lone backslash is dropped.
+    stays as written. A trailing lone backslash is dropped. Positions are None when the
+    text has neither quote nor escape: it is then its own interpretation.
     """
+    if QUOTE not in text and ESCAPE not in text:
+        return text, None
     start, end = 0, len(text)
     if is_quoted(text):
         start, end = 1, end - 1
@@ -89,7 +92,14 @@ def split_string(text: str, separator: str) -> list[tuple[str, int]]:
 
     Empty pieces are dropped. Returns each piece with the index where it starts.
     """
-    pieces: list[tuple[str, int]] = []
+    if QUOTE not in text and ESCAPE not in text:
+        pieces, start = [], 0
+        for piece in text.split(separator):
+            if piece:
+                pieces.append((piece, start))
+            start += len(piece) + 1
+        return pieces
+    pieces = []
     current: list[str] = []
     current_start = 0
     quoted = False
@@ -148,6 +158,8 @@ def parse_int(text: str) -> int:
 
 def trim_spaces(text: str) -> tuple[str, int]:
     """String values lose leading and trailing spaces (only ' '); returns (text, start)."""
+    if not text.startswith(" ") and not text.endswith(" "):
+        return text, 0
     stripped = text.strip(" ")
     if not stripped:
         return "", 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Environment"]
 
@@ -29,6 +29,15 @@ class Environment:
     cuda_arch: str | None = None
     rocm_arch: str | None = None
     rocm_api_version: int | None = None
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Environments key parse()'s memo: hashing the fields once keeps warm reads cheap.
+        key = (self.system_triple, self.cuda_arch, self.rocm_arch, self.rocm_api_version)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def no_gpu(cls, system_triple: str = "x86_64-unknown-linux-gnu") -> Environment:

@@ -48,6 +48,9 @@ class TargetFeatures(Mapping[str, object]):
         return f"TargetFeatures({dict(self._values)!r})"
 
 
+_NO_FEATURES = TargetFeatures(None)
+
+
 class Target:
     """A compilation target: kind, keys, host and typed attributes, read in one dialect.
 
@@ -56,7 +59,7 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical")
+                 "_identity", "_canonical", "_template", "_mutable")
 
     _kind: str
     _dialect: str
@@ -67,6 +70,8 @@ class Target:
     _features: TargetFeatures
     _identity: str | None
     _canonical: str | None
+    _template: dict[str, Any] | None
+    _mutable: tuple[tuple[str, bool], ...]
 
     def __init__(self) -> None:
         raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
@@ -82,9 +87,10 @@ class Target:
         self._keys = keys
         self._host = host
         self._attrs = MappingProxyType(dict(sorted(attrs.items())))
-        self._features = TargetFeatures(features)
+        self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None
+        self._template = None
         return self
 
     # ---- members -------------------------------------------------------------------------
@@ -128,11 +134,24 @@ class Target:
 
     def to_json(self) -> dict[str, Any]:
         """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
-        out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": list(self._keys)}
+        template = self._template
+        if template is None:
+            template = self._template = self._make_template()
+        out = template.copy()
+        for key, deep in self._mutable:
+            out[key] = _plain(out[key]) if deep else list(out[key])
+        return out
+
+    def _make_template(self) -> dict[str, Any]:
+        """The export with arrays and targets left as they are; to_json() copies those."""
+        out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": self._keys}
         if self._host is not None:
-            out["host"] = self._host.to_json()
-        for key, value in self._attrs.items():
-            out[key] = _plain(value)  # attributes override the fields, as in TVM's Export()
+            out["host"] = self._host
+        out.update(self._attrs)  # attributes override the fields, as in TVM's Export()
+        # Arrays of strings are copied as lists; anything holding a target goes through _plain.
+        self._mutable = tuple(
+            (k, not isinstance(v, tuple) or any(isinstance(i, Target) for i in v))
+            for k, v in out.items() if isinstance(v, (tuple, Target)))
         return out
 
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
@@ -247,6 +266,25 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     """
     if not isinstance(text, str):
         raise TypeError(f"parse() takes text, not {type(text).__name__}; use from_json() for dicts")
+    outcome = _parse_memo(text, dialect, environment)
+    if isinstance(outcome, Target):
+        return outcome
+    raise outcome.with_traceback(None)
+
+
+# Targets are immutable, so a text read once need not be read again: tuning logs repeat a
+# few target strings millions of times. Errors are kept too (and raised afresh each time).
+@functools.lru_cache(maxsize=4096)
+def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Target | TargetError:
+    try:
+        return _parse_uncached(text, dialect=dialect, environment=environment)
+    except TargetError as error:
+        return error
+
+
+def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
+                    environment: Environment | None = None) -> Target:
+    """``parse`` without the memo (for benchmarks of cold reads)."""
     ctx = Context(_schema(dialect), environment, text)
     try:
         return from_top_level_text(text, ctx)
