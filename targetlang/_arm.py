@@ -338,9 +338,13 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str]) -> f
     return frozenset(bits)
 
 
+@functools.lru_cache(maxsize=1024)  # pure; the same triple/CPU/attributes recur across targets
 def aprofile_features(mtriple: str, triple: ArmTriple, mcpu: str | None,
-                      mattr: Sequence[str]) -> dict[str, bool]:
-    """TVM 0.21's A-profile features (``is_aarch64`` looks at the text, as TVM does)."""
+                      mattr: tuple[str, ...]) -> dict[str, bool]:
+    """TVM 0.21's A-profile features (``is_aarch64`` looks at the text, as TVM does).
+
+    The result is shared: callers copy it.
+    """
     have = cpu_features(triple, mcpu, mattr)
     out: dict[str, bool] = {}
     for name, llvm_feature in APROFILE_FEATURES:

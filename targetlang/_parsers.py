@@ -146,7 +146,7 @@ def _aprofile_features(config: Config) -> Features:
         # LLVM aborts the process on a feature without its sign; TVM dies with it.
         raise TargetValueError(f"-mattr item {unsigned!r} must start with '+' or '-' "
                                "(LLVM aborts on it)", path="mattr")
-    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr))
+    return dict(_arm.aprofile_features(mtriple, triple, mcpu, tuple(mattr)))
 
 
 def _check_llvm_options(config: Config) -> None:

@@ -11,7 +11,6 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -106,6 +105,8 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
 
 
 def _read(file_name: str) -> dict[str, Any]:
+    from importlib import resources  # on first use: costs ~10 ms at import
+
     raw = resources.files("targetlang").joinpath("_data").joinpath(file_name).read_text("utf-8")
     data: dict[str, Any] = json.loads(raw)
     return data

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import platform
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 
 __all__ = ["Environment"]
@@ -55,6 +52,8 @@ class Environment:
 
 def _system_triple() -> str:
     """LLVM's spelling of this machine's triple (``x86_64-unknown-linux-gnu``)."""
+    import platform
+
     machine = platform.machine().lower() or "unknown"
     machine = {"amd64": "x86_64", "arm64": "aarch64" if platform.system() == "Linux" else "arm64"}.get(
         machine, machine)
@@ -69,6 +68,9 @@ def _system_triple() -> str:
 
 
 def _nvidia_arch() -> str | None:
+    import shutil
+    import subprocess
+
     smi = shutil.which("nvidia-smi")
     if smi is None:
         return None

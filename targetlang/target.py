@@ -274,7 +274,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
 # few target strings millions of times. Errors are kept too (and raised afresh each time).
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Target | TargetError:
     try:
         return _parse_uncached(text, dialect=dialect, environment=environment)
