@@ -61,3 +61,43 @@ def test_fast_path_agrees_on_the_golden_corpus_and_takes_the_valid_texts() -> No
             valid += 1
             taken += fast is not None
     assert taken >= 0.99 * valid
+
+
+# ---- the other fast paths ---------------------------------------------------------------
+
+from targetlang import _lower  # noqa: E402
+from targetlang._schema import load  # noqa: E402
+from targetlang.target import _parse_uncached  # noqa: E402
+
+_WORDS = st.one_of(st.text(alphabet="0123456789-+x,ab' \\", max_size=12),
+                   st.from_regex(r"[0-9]{1,25}", fullmatch=True), st.text(max_size=8))
+
+
+@given(_WORDS, st.sampled_from(["str", "int", "bool", "array<str>"]))
+def test_plain_values_equal_tvm_rules(raw: str, type_: str) -> None:
+    fast = _lower.plain_value(raw, type_)
+    if fast is _lower._NOT_PLAIN:
+        return
+    ctx = _lower.Context(load("tvm-0.21"), None, raw)
+    assert fast == _lower.value_from_text(raw, type_, ctx, _lower.Place(), 0, "x")
+    assert type(fast) is type(_lower.value_from_text(raw, type_, ctx, _lower.Place(), 0, "x"))
+
+
+@given(st.one_of(target_strings(), malformed_strings()))
+def test_memoized_parse_equals_a_fresh_read(text: str) -> None:
+    import targetlang as tl
+
+    try:
+        fresh = _parse_uncached(text)
+    except tl.TargetError as error:
+        for _ in range(2):  # the memo raises the same error, afresh, every time
+            try:
+                tl.parse(text)
+            except tl.TargetError as again:
+                assert (type(again), again.message, again.offset) == \
+                    (type(error), error.message, error.offset)
+            else:
+                raise AssertionError("the memo accepted what a fresh read refuses")
+        return
+    assert tl.parse(text) == fresh
+    assert tl.parse(text).to_json() == fresh.to_json()
