@@ -37,6 +37,8 @@ def is_quoted(text: str) -> bool:
     """``TargetInternal::IsQuoted``: enclosed in quotes, with no unescaped quote inside."""
     if len(text) < 2 or text[0] != QUOTE or text[-1] != QUOTE:
         return False
+    if ESCAPE not in text:
+        return QUOTE not in text[1:-1]
     escaping = False
     for c in text[1:-1]:
         if escaping:
@@ -57,6 +59,13 @@ def interpret(text: str) -> tuple[str, list[int] | None]:
     """
     if QUOTE not in text and ESCAPE not in text:
         return text, None
+    if ESCAPE not in text and is_quoted(text):  # 'plain words': the quotes go, nothing else
+        return text[1:-1], list(range(1, len(text)))
+    return interpret_each(text)
+
+
+def interpret_each(text: str) -> tuple[str, list[int]]:
+    """``interpret`` character by character (what its fast paths must agree with)."""
     start, end = 0, len(text)
     if is_quoted(text):
         start, end = 1, end - 1
