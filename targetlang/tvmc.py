@@ -534,11 +534,13 @@ def _codegen_options(entry: TvmcEntry, spec: CodegenSpec, extra: Mapping[str, An
 def _described(spec: CodegenSpec, key: str, text: str, offset: int | None) -> CodegenOption | None:
     option = spec.options.get(key)
     if option is None and not spec.open:
-        known = ", ".join(spec.options) or "none"
-        raise UnknownAttributeError(
-            f"unknown option {key!r} for codegen {spec.name!r}"
-            f"{_suggest(key, spec.options)} (its options: {known})",
-            source=text, offset=offset)
+        hint = _suggest(key, spec.options)
+        if not hint:
+            names = list(spec.options)
+            known = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+            hint = f" (its options: {known or 'none'})"
+        raise UnknownAttributeError(f"unknown option {key!r} for codegen {spec.name!r}{hint}",
+                                    source=text, offset=offset)
     return option
 
 
