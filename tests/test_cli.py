@@ -100,6 +100,9 @@ def test_script_parse_reads_stdin_one_target_per_line() -> None:
     done = script("parse", stdin="cuda -arch=sm_80\nllvm -mcpu=x\n")
     assert done.returncode == 0
     assert [json.loads(line)["kind"] for line in done.stdout.splitlines()] == ["cuda", "llvm"]
+    bad = script("parse", stdin="llvm\ncuda -arch=\n")
+    assert bad.returncode == 1 and len(bad.stdout.splitlines()) == 1
+    assert bad.stderr == "error: empty value for attribute 'arch'\n    cuda -arch=\n               ^\n"
 
 
 @needs_script

@@ -297,6 +297,14 @@ def test_tvmc_grammar_is_strict_lalr() -> None:
     Lark(text, parser="lalr", lexer="contextual", strict=True, start=["targets", "kind_option"])
 
 
+def test_module_examples() -> None:
+    import doctest
+
+    import targetlang.tvmc
+
+    assert doctest.testmod(targetlang.tvmc).failed == 0
+
+
 def test_bad_python_arguments_are_type_errors() -> None:
     with pytest.raises(TypeError):
         parse_tvmc(b"llvm")  # type: ignore[arg-type]
