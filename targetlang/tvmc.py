@@ -196,9 +196,12 @@ def read_entries(text: str) -> list[TvmcEntry]:
     except UnexpectedCharacters as e:
         offset = e.pos_in_stream or 0
         char = text[offset] if offset < len(text) else ""
-        if char in "'\"":
+        if char in "'\"" and text.find(char, offset + 1) < 0:
             raise _syntax_error(f"mismatched quote: this {char} is never closed", text,
                                 offset) from None
+        if char in "'\"":
+            raise _syntax_error(f"unexpected quote: quotes belong in a value "
+                                f"(-key={char}...{char})", text, offset) from None
         raise _syntax_error(f"unexpected {char!r}: options are written -key=value after a "
                             "name, entries are separated by ','", text, offset) from None
     except UnexpectedToken as e:

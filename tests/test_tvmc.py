@@ -215,6 +215,8 @@ def test_error_target_with_host_and_a_second_target() -> None:
     ("llvm -mattr='+neon", 12, "mismatched quote"),
     ('llvm -mattr="+neon', 12, "mismatched quote"),
     ("llvm=3", 4, "unexpected '='"),
+    ("llvm -mcpu'x'", 10, "quotes belong in a value"),
+    ("'llvm'", 0, "quotes belong in a value"),
     ("-mcpu=x, llvm", 0, "before the option"),
 ])
 def test_error_syntax(text: str, offset: int, message: str) -> None:
