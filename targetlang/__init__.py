@@ -29,14 +29,19 @@ if TYPE_CHECKING:
     from . import presets
     from .backends import Executor, Runtime
     from .config import CompilationConfig
+    from . import tvmc
+    from ._lint import LintWarning, lint
+    from .tvmc import TvmcTarget, parse_tvmc
     from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
 
-# The configuration layer loads on first use, so that `import targetlang` stays as cheap
-# as reading targets needs (PEP 562).
+# The configuration layer, the linter and tvmc's syntax load on first use, so that
+# `import targetlang` stays as cheap as reading targets needs (PEP 562).
 _LAZY = {
     "CompilationConfig": "config", "Executor": "backends", "Runtime": "backends",
     "DeviceOnlyView": "views", "DeviceWithHostView": "views", "PackagedView": "views",
     "ViewError": "views", "presets": "presets",
+    "lint": "_lint", "LintWarning": "_lint",
+    "parse_tvmc": "tvmc", "TvmcTarget": "tvmc", "tvmc": "tvmc",
 }
 
 __version__ = "0.1.0"
@@ -50,6 +55,7 @@ __all__ = [
     "DuplicateAttributeError",
     "Environment",
     "Executor",
+    "LintWarning",
     "PackagedView",
     "Runtime",
     "Target",
@@ -57,6 +63,7 @@ __all__ = [
     "TargetFeatures",
     "TargetSyntaxError",
     "TargetValueError",
+    "TvmcTarget",
     "UnknownAttributeError",
     "UnknownKindError",
     "ViewError",
@@ -64,9 +71,12 @@ __all__ = [
     "dialects",
     "from_json",
     "kinds",
+    "lint",
     "parse",
+    "parse_tvmc",
     "presets",
     "tags",
+    "tvmc",
 ]
 
 

@@ -22,11 +22,12 @@ target for the architecture, or an object format at odds with the OS), TVM dies:
 
 from __future__ import annotations
 
+from ._resources import data_text
+
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Literal
 
 DATA_FILE = "arm-features.json"
@@ -131,7 +132,7 @@ class Tables:
 @functools.cache
 def tables() -> Tables:
     """Load the recorded tables (once, on first use: ``import targetlang`` stays cheap)."""
-    raw = resources.files("targetlang").joinpath("_data").joinpath(DATA_FILE).read_text("utf-8")
+    raw = data_text(DATA_FILE)
     data: dict[str, Any] = json.loads(raw)
     targets = data["targets"]
     triples = data["triples"]

@@ -7,11 +7,12 @@ TVM's device names (``Device.DEVICE_NAME_TO_TYPE``).
 
 from __future__ import annotations
 
+from ._resources import data_text
+
 import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -61,8 +62,7 @@ def _components(data: Mapping[str, Any]) -> Mapping[str, ComponentSpec]:
 
 @functools.cache
 def facts() -> ConfigFacts:
-    raw = resources.files("targetlang").joinpath("_data").joinpath("compilation.json")
-    data = json.loads(raw.read_text("utf-8"))
+    data = json.loads(data_text("compilation.json"))
     return ConfigFacts(
         executors=_components(data["executors"]),
         runtimes=_components(data["runtimes"]),

@@ -9,6 +9,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from . import _resources
 from ._ast import Option, OptionForm, TargetText, Word
 
 if TYPE_CHECKING:
@@ -84,21 +85,22 @@ def target_parser() -> Lark:
     """The LALR parser of ``grammar/target.lark``, built once, transforming inline into ``_ast``."""
     from lark import Lark
 
-    return Lark.open_from_package(
-        "targetlang.grammar",
-        "target.lark",
-        parser="lalr",
-        lexer="contextual",
-        transformer=_make_transformer(),
-        cache=True,
-    )
+    return Lark(grammar_text(), parser="lalr", lexer="contextual",
+                transformer=_make_transformer(), cache=True)
 
 
-def grammar_text() -> str:
-    """The text of ``grammar/target.lark`` as installed (for tools: strategies, strict checks)."""
-    from importlib import resources
+@functools.cache
+def tvmc_parser() -> Lark:
+    """The LALR parser of ``grammar/tvmc.lark`` (tvmc's ``--target`` lists), built once."""
+    from lark import Lark
 
-    return resources.files("targetlang.grammar").joinpath("target.lark").read_text("utf-8")
+    return Lark(grammar_text("tvmc.lark"), parser="lalr", lexer="contextual",
+                start=["targets", "kind_option"], cache=True)
+
+
+def grammar_text(name: str = "target.lark") -> str:
+    """The text of a grammar in ``grammar/`` (for the parsers here and for tools)."""
+    return _resources.grammar_text(name)
 
 
 _EXPECTED_WORDS = {

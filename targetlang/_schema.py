@@ -7,6 +7,8 @@ them types.
 
 from __future__ import annotations
 
+from ._resources import data_text
+
 import functools
 import json
 from collections.abc import Mapping
@@ -105,9 +107,7 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
 
 
 def _read(file_name: str) -> dict[str, Any]:
-    from importlib import resources  # on first use: costs ~10 ms at import
-
-    raw = resources.files("targetlang").joinpath("_data").joinpath(file_name).read_text("utf-8")
+    raw = data_text(file_name)
     data: dict[str, Any] = json.loads(raw)
     return data
 

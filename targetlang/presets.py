@@ -19,9 +19,9 @@ import json
 import re
 import warnings
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
+from ._resources import data_text
 from .backends import Executor, Runtime
 from .config import CompilationConfig
 from .environment import Environment
@@ -37,8 +37,7 @@ Options = str | Sequence[str] | None
 
 @functools.cache
 def _tables() -> Mapping[str, Any]:
-    raw = resources.files("targetlang").joinpath("_data").joinpath("presets.json")
-    data: Mapping[str, Any] = json.loads(raw.read_text("utf-8"))
+    data: Mapping[str, Any] = json.loads(data_text("presets.json"))
     return data
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import doctest
+import io
 import re
+import shlex
 
 import pytest
 
 from conftest import REPO
+from targetlang.cli import build_parser, main
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -37,8 +40,48 @@ def test_readme_python_examples() -> None:
     assert result.failed == 0
 
 
-@pytest.mark.parametrize("line", [
-    line for line in README.splitlines() if line.startswith("$ targetlang")])
-def test_readme_console_examples_are_listed(line: str) -> None:
-    # The console examples are run for real in tests/test_cli.py; here: they name real commands.
-    assert line.split()[2] in {"parse", "format", "check"}
+def _console_examples() -> list[tuple[str, str]]:
+    """Each ``$ command`` of the README's console blocks with the output shown under it."""
+    examples: list[tuple[str, str]] = []
+    for block in re.findall(r"```console\n(.*?)```", README, re.S):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, output = chunk.partition("\n")
+            examples.append((command, output))
+    return examples
+
+
+CONSOLE = _console_examples()
+
+
+def test_readme_shows_every_subcommand() -> None:
+    shown = {shlex.split(c.split("|")[-1] if c.startswith("echo ") and "|" in c else c)[1]
+             for c, _ in CONSOLE if "targetlang" in c}
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert set(sub.choices) <= shown  # type: ignore[attr-defined]
+
+
+def test_readme_console_examples_print_what_the_readme_shows() -> None:
+    # Run in-process, one after another (``echo $?`` prints the previous exit code); stdout
+    # then stderr, as a terminal shows a program that writes one and then the other.
+    status = 0
+    for command, expected in CONSOLE:
+        if command == "echo $?":
+            assert expected == f"{status}\n", command
+            continue
+        stdin = ""
+        if command.startswith("echo ") and " | " in command:
+            echo, command = command.split(" | ", 1)
+            stdin = shlex.split(echo)[1] + "\n"
+        head = None
+        if " | head -n " in command:
+            command, count = command.split(" | head -n ")
+            head = int(count)
+        words = shlex.split(command)
+        assert words[0] == "targetlang", command
+        out, err = io.StringIO(), io.StringIO()
+        status = main(words[1:], stdin=io.StringIO(stdin), stdout=out, stderr=err, environ={})
+        shown = out.getvalue() + err.getvalue()
+        if head is not None:
+            shown = "".join(shown.splitlines(keepends=True)[:head])
+        assert shown == expected, command

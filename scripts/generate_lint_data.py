@@ -1,0 +1,106 @@
+"""Generate the values TVM itself used for -keys, -device and -libs (``targetlang.lint``).
+
+    python3 scripts/generate_lint_data.py            # writes targetlang/_data/lint.json
+    python3 scripts/generate_lint_data.py --check    # exit 1 if the committed file differs
+
+TVM accepted any string for these three attributes and dispatched on them by name, so a
+misspelt value (``-keys=arm-cpu``, ``-libs=cudnn8``, ``-device=adreeno``) was silently
+ignored. ``lint`` warns about a value TVM never used. The values TVM used come from its git
+history (``$TARGETLANG_TVM_GIT``, default ``../.mirror/apache+tvm/repo``), the Python
+sources of every release tag from v0.6.0 to v0.21.0:
+
+* keys: the dispatch tables (``strategy.register(["cuda", "gpu"])``, ``.register("cpu")``
+  in Relay and TOPI), membership tests
+  (``"arm_cpu" in target.keys``) and ``-keys=`` in target strings;
+* devices: ``-device=`` in target strings and ``"device": "..."`` in target configs;
+* libs: membership tests (``"cudnn" in target.libs``) and ``-libs=`` in target strings;
+
+plus, at run time, what the dialect itself has: every kind's default keys and the keys,
+devices and libs of its registered tags (``targetlang/_data/<dialect>.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+OUTPUT = REPO / "targetlang" / "_data" / "lint.json"
+TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
+FIRST, LAST = (0, 6), (0, 21)
+
+# Each pattern is read by git grep (POSIX ERE) and by Python's re, so only their common
+# part; each with the folders it is looked for in (dispatch registrations with one string are
+# looked for in Relay and TOPI only: tensor intrinsics register names the same way).
+PATTERNS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "keys": [(r"\.register\( *\[([^]]*)\]", ("python/tvm",)),
+             (r"\.register\( *\"([a-z_]+)\"", ("python/tvm/relay", "python/tvm/topi")),
+             (r"\"([a-z_0-9]+)\" in [a-zA-Z_.]*(target|tgt)\.keys([^(a-zA-Z_]|$)", ("python/tvm",)),
+             (r"-keys=([a-z_0-9,]+)", ("python/tvm",))],
+    "device": [(r"-device=([a-z_0-9]+)", ("python/tvm",)),
+               (r"\"device\": *\"([a-z_0-9]+)\"", ("python/tvm",))],
+    "libs": [(r"\"([a-z_0-9]+)\" in [a-zA-Z_.]*(target|tgt)\.libs([^(a-zA-Z_]|$)", ("python/tvm",)),
+             (r"-libs=([a-z_0-9,]+)", ("python/tvm",))],
+}
+
+
+def git(*args: str) -> str:
+    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), *args], capture_output=True,
+                          text=True, check=False)
+    if done.returncode not in (0, 1):  # 1: git grep found nothing
+        sys.exit(f"git {' '.join(args[:3])} failed in {TVM_GIT}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def release_tags() -> list[str]:
+    tags = []
+    for tag in git("tag").split():
+        found = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", tag)
+        if found and FIRST <= (int(found.group(1)), int(found.group(2))) <= LAST:
+            tags.append(tag)
+    return sorted(tags, key=lambda t: tuple(int(p) for p in t[1:].split(".")))
+
+
+def values(tags: list[str]) -> dict[str, dict[str, str]]:
+    """attribute -> value -> the first release whose Python sources use it."""
+    found: dict[str, dict[str, str]] = {name: {} for name in PATTERNS}
+    for tag in tags:
+        for name, patterns in PATTERNS.items():
+            for pattern, paths in patterns:
+                out = git("grep", "-h", "-o", "-E", "-e", pattern, f"refs/tags/{tag}", "--", *paths)
+                for match in out.splitlines():
+                    inner = re.search(pattern, match)
+                    assert inner is not None
+                    for value in re.findall(r"[a-z_0-9]+", inner.group(1)):
+                        found[name].setdefault(value, tag)
+    return {name: dict(sorted(table.items())) for name, table in found.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed file")
+    args = parser.parse_args()
+    tags = release_tags()
+    data = {
+        "source": (f"apache/tvm python/tvm at every release {tags[0]} .. {tags[-1]}; value -> "
+                   "first release that used it; written by scripts/generate_lint_data.py"),
+        "patterns": PATTERNS,
+        "values": values(tags),
+    }
+    text = json.dumps(data, indent=1) + "\n"
+    if args.check:
+        same = OUTPUT.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{OUTPUT} differs from TVM's history")
+        return 0 if same else 1
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUTPUT.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,376 @@
+"""The subcommands of ``targetlang``: parse, format, check, explain, diff, kinds, tags, schema, tvmc.
+
+Each ``_name(args, io)`` handler returns the exit code (``cli.main`` calls it); ``register``
+adds their parsers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import functools
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ._resources import data_text
+from .cli import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    Io,
+    add_dialect,
+    add_environment,
+    add_json,
+    add_targets,
+    run_each,
+)
+from .errors import TargetError, UnknownKindError
+from .target import Target, kinds, parse, tags
+
+
+
+def _add(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help, description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
+def register(sub: Any) -> None:
+    """Add the subcommands of this module to ``sub`` (``build_parser``'s subparsers)."""
+    p = _add(sub, "parse", "print the canonical JSON of each target",
+             "Print each target's canonical TargetJSON (indented for TARGET arguments, one "
+             "line per target for standard input).")
+    add_targets(p)
+    add_dialect(p)
+    add_environment(p)
+    p.add_argument("--compact", action="store_true", help="one line of JSON per target")
+    p.set_defaults(handler=_parse)
+
+    p = _add(sub, "format", "print each target as text", "Print each target as text.")
+    add_targets(p)
+    add_dialect(p)
+    add_environment(p)
+    p.add_argument("--style", choices=("canonical", "tvm"), default="canonical",
+                   help="canonical: lossless (default); tvm: exactly TVM 0.21's str()")
+    p.set_defaults(handler=_format)
+
+    p = _add(sub, "check", "validate targets (exit 1 if any is invalid)",
+             "Validate each target; report errors with a caret. With --strict, also warn about "
+             "legacy traps TVM accepted silently (-opt-level=3x read as 3, -num-cores=0x10 read "
+             "as 0, a bool given 2, an unknown key, device or library, ...): exit 1 on any.")
+    add_targets(p)
+    add_dialect(p)
+    add_environment(p)
+    add_json(p, "one JSON object per target: input, valid, error, warnings")
+    p.add_argument("--strict", action="store_true", help="also report legacy traps (exit 1)")
+    p.set_defaults(handler=_check)
+
+    p = _add(sub, "explain", "show each target as a tree, with where each value came from",
+             "Show each target as a tree: kind, keys, every attribute, host and devices, each "
+             "value with where it came from: written, tag, default, target parser, "
+             "environment, -device, device query.")
+    add_targets(p)
+    add_dialect(p)
+    add_environment(p)
+    add_json(p, "the tree as JSON")
+    p.set_defaults(handler=_explain)
+
+    p = _add(sub, "diff", "the semantic difference of two targets (exit 1 if they differ)",
+             "Compare two targets by meaning (their TargetJSON, defaults included), however "
+             "each was written. Exit 0 when equal, 1 when they differ.")
+    add_targets(p, "the two targets (default: the first two lines of standard input)")
+    add_dialect(p)
+    add_environment(p)
+    add_json(p, "a JSON list of changes: path, change, old, new")
+    p.set_defaults(handler=_diff)
+
+    p = _add(sub, "kinds", "list the target kinds, or show one with its attributes",
+             "List the target kinds of the dialect; with KIND, show its attributes, their "
+             "types and defaults.")
+    p.add_argument("names", nargs="*", metavar="KIND", help="kinds to show")
+    add_dialect(p)
+    add_json(p)
+    p.set_defaults(handler=_kinds)
+
+    p = _add(sub, "tags", "list the registered tags, or show one",
+             "List the registered tags of the dialect (NAME may be a glob: 'nvidia/*'); with "
+             "an exact NAME, show its target, each attribute with its type.")
+    p.add_argument("names", nargs="*", metavar="NAME", help="tags to show, or glob patterns")
+    p.add_argument("--kind", help="only tags of this kind")
+    add_dialect(p)
+    add_json(p)
+    p.set_defaults(handler=_tags)
+
+    p = _add(sub, "schema", "print the JSON Schema of TargetJSON",
+             "Print the JSON Schema (draft 2020-12) of TargetJSON in the dialect, for editors "
+             "and validators.")
+    add_dialect(p)
+    p.add_argument("--compact", action="store_true", help="one line of JSON")
+    p.set_defaults(handler=_schema)
+
+    p = _add(sub, "tvmc", "read tvmc's --target lists (BYOC codegens, target, host)",
+             "Read tvmc's multi-target syntax and print its codegens (with typed options) and "
+             "the target with its host as JSON. Takes the list as TARGET, or as tvmc took "
+             "it: --target=LIST and per-kind options --target-KIND-OPTION=VALUE.\n\n"
+             "  targetlang tvmc \"ethos-u -accelerator_config=ethos-u55-256, cmsis-nn, c\"\n"
+             "  targetlang tvmc --target=\"cmsis-nn, c\" --target-c-mcpu=cortex-m55")
+    add_targets(p, "tvmc target list; default: standard input, one per line")
+    p.add_argument("--target", dest="tvmc_target", metavar="LIST", help="as tvmc's --target")
+    add_dialect(p)
+    add_environment(p)
+    p.add_argument("--compact", action="store_true", help="one line of JSON per list")
+    p.set_defaults(handler=_tvmc, extra_args=True)
+
+
+# ---- parse, format, check --------------------------------------------------------------------
+
+def _read(args: argparse.Namespace, io: Io, text: str) -> Target:
+    return parse(text, dialect=args.dialect, environment=io.environment(args))
+
+
+def _dump(value: Any, indent: int | None) -> str:
+    return json.dumps(value, indent=indent, ensure_ascii=False)
+
+
+def _parse(args: argparse.Namespace, io: Io) -> int:
+    indent = None if args.compact or not args.targets else 2
+    return run_each(args, io, lambda text: io.out(_dump(_read(args, io, text).to_json(), indent)))
+
+
+def _format(args: argparse.Namespace, io: Io) -> int:
+    return run_each(args, io, lambda text: io.out(_read(args, io, text).to_string(args.style)))
+
+
+def _error_json(err: TargetError) -> dict[str, Any]:
+    return {"type": type(err).__name__, "message": err.message, "offset": err.offset,
+            "path": err.path}
+
+
+def _check(args: argparse.Namespace, io: Io) -> int:
+    from ._lint import lint
+
+    status = EXIT_OK
+    for text in io.inputs(args):
+        error = None
+        warnings = []
+        try:
+            if args.strict:
+                warnings = lint(text, dialect=args.dialect, environment=io.environment(args))
+            else:
+                _read(args, io, text)
+        except TargetError as err:
+            error = err
+        if error is not None or warnings:
+            status = EXIT_INVALID
+        if args.json:
+            io.out(_dump({"input": text, "valid": error is None,
+                          "error": None if error is None else _error_json(error),
+                          "warnings": [{"code": w.code, "message": w.message, "offset": w.offset,
+                                        "path": w.path} for w in warnings]}, None))
+            continue
+        if error is not None:
+            io.error(error)
+        for warning in warnings:
+            io.warning(warning)
+    return status
+
+
+# ---- explain, diff ---------------------------------------------------------------------------
+
+def _explain(args: argparse.Namespace, io: Io) -> int:
+    from ._explain import explain, render
+
+    first = True
+
+    def show(text: str) -> None:
+        nonlocal first
+        tree = explain(text, dialect=args.dialect, environment=io.environment(args))
+        if args.json:
+            io.out(_dump(tree, 2 if args.targets else None))
+            return
+        if not first:
+            io.out("")
+        first = False
+        io.out(render(tree, lambda part, style: io.paint(part, style)))
+
+    return run_each(args, io, show)
+
+
+def _diff(args: argparse.Namespace, io: Io) -> int:
+    from ._diff import diff, render
+
+    texts = list(io.inputs(args))
+    if len(texts) != 2:
+        io.error(f"diff compares two targets, not {len(texts)}")
+        return EXIT_USAGE
+    try:
+        a, b = (_read(args, io, text) for text in texts)
+    except TargetError as err:
+        io.error(err)
+        return EXIT_INVALID
+    changes = diff(a, b)
+    if args.json:
+        io.out(_dump([c.to_json() for c in changes], 2))
+    elif changes:
+        io.out(render(changes, lambda part, style: io.paint(part, style)))
+    return EXIT_INVALID if changes else EXIT_OK
+
+
+# ---- kinds, tags, schema -----------------------------------------------------------------------
+
+@functools.cache
+def _device_names() -> dict[int, str]:
+    table: dict[str, int] = json.loads(data_text("compilation.json"))["device_types"]
+    names: dict[int, str] = {}
+    # DLPack's names first (TVM's table also maps kinds and aliases: c, cl, llvm, ...).
+    for name in ("cpu", "cuda", "opencl", "vulkan", "metal", "vpi", "rocm", "ext_dev",
+                 "webgpu", "hexagon", *table):
+        if name in table:
+            names.setdefault(table[name], name)
+    return names
+
+
+def _unknown(kind: str, name: str, candidates: list[str]) -> UnknownKindError:
+    import difflib
+
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return UnknownKindError(f"unknown {kind} {name!r}{hint}")
+
+
+def _kind_json(name: str, dialect: str) -> dict[str, Any]:
+    spec = kinds(dialect)[name]
+    attrs: dict[str, Any] = {}
+    for attr, a in sorted(spec.attrs.items()):
+        attrs[attr] = {"type": a.type, **({"default": a.default} if a.has_default else {})}
+    return {"device_type": spec.device_type, "device": _device_names().get(spec.device_type),
+            "default_keys": list(spec.default_keys), "attrs": attrs}
+
+
+def _kinds(args: argparse.Namespace, io: Io) -> int:
+    table = kinds(args.dialect)
+    for name in args.names:
+        if name not in table:
+            io.error(_unknown("target kind", name, list(table)))
+            return EXIT_INVALID
+    names = args.names or sorted(table)
+    if args.json:
+        io.out(_dump({name: _kind_json(name, args.dialect) for name in names}, 2))
+        return EXIT_OK
+    if not args.names:
+        rows: list[tuple[str, ...]] = [("kind", "device", "default keys", "attributes")]
+        for name in names:
+            spec = _kind_json(name, args.dialect)
+            rows.append((name, f"{spec['device']} ({spec['device_type']})",
+                         ", ".join(spec["default_keys"]) or "-", str(len(spec["attrs"]))))
+        io.out(_table(rows, io))
+        return EXIT_OK
+    for i, name in enumerate(names):
+        spec = _kind_json(name, args.dialect)
+        if i:
+            io.out("")
+        io.out(f"{io.paint(name, 'bold')}: device {spec['device']} ({spec['device_type']}), "
+               f"default keys: {', '.join(spec['default_keys']) or '(none)'}")
+        attr_rows: list[tuple[str, ...]] = [("attribute", "type", "default")]
+        attr_rows += [(attr, a["type"], json.dumps(a["default"]) if "default" in a else "")
+                 for attr, a in spec["attrs"].items()]
+        io.out(_table(attr_rows, io, indent="  "))
+    return EXIT_OK
+
+
+def _table(rows: Sequence[Sequence[str]], io: Io, indent: str = "") -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
+        lines.append(indent + (io.paint(line, "dim") if n == 0 else line))
+    return "\n".join(lines)
+
+
+def _tags(args: argparse.Namespace, io: Io) -> int:
+    table = tags(args.dialect)
+    patterns = [n for n in args.names if any(c in n for c in "*?[")]
+    exact = [n for n in args.names if n not in patterns]
+    for name in exact:
+        if name not in table:
+            io.error(_unknown("tag", name, list(table)))
+            return EXIT_INVALID
+    if args.kind is not None and args.kind not in kinds(args.dialect):
+        io.error(_unknown("target kind", args.kind, list(kinds(args.dialect))))
+        return EXIT_INVALID
+    if exact and not patterns:
+        return _show_tags(exact, args, io)
+    names = [n for n in sorted(table)
+             if (not patterns or any(fnmatch.fnmatchcase(n, p) for p in patterns))
+             and (args.kind is None or table[n].kind == args.kind)]
+    if args.json:
+        io.out(_dump({n: table[n].to_json() for n in names}, 2))
+        return EXIT_OK
+    rows = [("tag", "kind", "arch / mcpu / model")]
+    for n in names:
+        target = table[n]
+        detail = next((str(target.attrs[a]) for a in ("arch", "mcpu", "model") if a in target.attrs),
+                      "")
+        rows.append((n, target.kind, detail))
+    io.out(_table(rows, io))
+    return EXIT_OK
+
+
+def _show_tags(names: list[str], args: argparse.Namespace, io: Io) -> int:
+    table = tags(args.dialect)
+    if args.json:
+        io.out(_dump({n: table[n].to_json() for n in names}, 2))
+        return EXIT_OK
+    for i, name in enumerate(names):
+        target = table[name]
+        spec = kinds(args.dialect)[target.kind]
+        if i:
+            io.out("")
+        io.out(f"{io.paint(name, 'bold')}: {target.kind}")
+        io.out(f"  {target.to_string()}")
+        rows = [("attribute", "type", "value")]
+        rows.append(("keys", "array<str>", json.dumps(list(target.keys))))
+        if target.host is not None:
+            rows.append(("host", "target", target.host.to_string()))
+        for attr, value in target.attrs.items():
+            shown = value.to_string() if isinstance(value, Target) else json.dumps(
+                list(value) if isinstance(value, tuple) else value)
+            rows.append((attr, spec.attrs[attr].type, shown))
+        io.out(_table(rows, io, indent="  "))
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace, io: Io) -> int:
+    from ._json_schema import json_schema
+
+    io.out(_dump(json_schema(args.dialect), None if args.compact else 2))
+    return EXIT_OK
+
+
+# ---- tvmc ------------------------------------------------------------------------------------
+
+def _tvmc(args: argparse.Namespace, io: Io) -> int:
+    from .tvmc import parse_tvmc, parse_tvmc_args
+
+    for word in args.extra:
+        if not word.startswith("--target-") or "=" not in word:
+            io.error(f"unrecognized argument {word!r}: per-kind options are written "
+                     "--target-KIND-OPTION=VALUE")
+            return EXIT_USAGE
+    try:
+        _, options = parse_tvmc_args(args.extra, dialect=args.dialect)
+    except TargetError as err:
+        io.error(err)
+        return EXIT_USAGE
+    if args.tvmc_target is not None:
+        args.targets = [*args.targets, args.tvmc_target]
+    indent = None if args.compact or not args.targets else 2
+
+    def show(text: str) -> None:
+        result = parse_tvmc(text, options, dialect=args.dialect,
+                            environment=io.environment(args))
+        io.out(_dump(result.to_json(), indent))
+
+    return run_each(args, io, show)

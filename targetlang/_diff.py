@@ -1,0 +1,104 @@
+"""``targetlang diff``: the semantic difference of two targets, however each was written.
+
+Two texts are compared by what they mean: their ``to_json()`` (defaults, keys and the
+values TVM derives included), so ``cuda -arch=sm_80`` and ``{"kind": "cuda", "arch":
+"sm_80"}`` are the same target, and ``-max_num_threads=1024`` on a cuda target changes
+nothing. Each difference has a JSON path (``host.mtriple``, ``devices[1].arch``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .target import Target
+
+__all__ = ["Change", "diff", "render"]
+
+_FIELDS = ("kind", "tag", "keys", "host")
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference: ``path`` in TargetJSON, what happened, the values before and after
+    (``None`` for the side that lacks the member)."""
+
+    path: str
+    change: Literal["added", "removed", "changed"]
+    old: Any = None
+    new: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "change": self.change}
+        if self.change != "added":
+            out["old"] = self.old
+        if self.change != "removed":
+            out["new"] = self.new
+        return out
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _order(keys: set[str]) -> list[str]:
+    return [k for k in _FIELDS if k in keys] + sorted(k for k in keys if k not in _FIELDS)
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON tells true from 1, Python's == does not.
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _walk(a: Any, b: Any, path: str, out: list[Change]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in _order(set(a) | set(b)):
+            _walk(a.get(key, _MISSING), b.get(key, _MISSING), _join(path, key), out)
+    elif path.endswith("devices") and isinstance(a, list) and isinstance(b, list) \
+            and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b)):
+            _walk(x, y, _join(path, index), out)
+    elif a is _MISSING:
+        out.append(Change(path, "added", None, b))
+    elif b is _MISSING:
+        out.append(Change(path, "removed", a, None))
+    elif not _same(a, b):
+        out.append(Change(path, "changed", a, b))
+
+
+def diff(a: Target, b: Target) -> list[Change]:
+    """What changes from ``a`` to ``b`` (empty when they are equal)."""
+    out: list[Change] = []
+    if a.dialect != b.dialect:
+        out.append(Change("dialect", "changed", a.dialect, b.dialect))
+    _walk(a.to_json(), b.to_json(), "", out)
+    return out
+
+
+Paint = Callable[[str, str], str]
+_MARK = {"added": ("+", "green"), "removed": ("-", "red"), "changed": ("~", "yellow")}
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render(changes: list[Change], paint: Paint | None = None) -> str:
+    """One line per change: ``+ path: new``, ``- path: old``, ``~ path: old -> new``."""
+    paint = paint or (lambda text, style: text)
+    lines = []
+    for change in changes:
+        mark, style = _MARK[change.change]
+        if change.change == "added":
+            body = f"{change.path}: {_show(change.new)}"
+        elif change.change == "removed":
+            body = f"{change.path}: {_show(change.old)}"
+        else:
+            body = f"{change.path}: {_show(change.old)} -> {_show(change.new)}"
+        lines.append(paint(f"{mark} {body}", style))
+    return "\n".join(lines)
