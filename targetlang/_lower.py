@@ -86,6 +86,8 @@ def _suggest(name: str, candidates: Iterable[str]) -> str:
 
 def from_top_level_text(text: str, ctx: Context) -> Target:
     """``tvm.target.Target(text)``: the Python wrapper's rewrites, then ``from_string``."""
+    if ctx.schema.rules.reader is not None:  # another release's reader (_dialects_legacy.py)
+        return _release_reader(text, ctx, Place())
     text = rules.truncate_at_nul(text)
     place = Place()
     if "-libs=mkldnn" in text:
@@ -115,11 +117,19 @@ def _replace_with_positions(text: str, old: str, new: str) -> tuple[str, list[in
 
 def from_string(text: str, ctx: Context, place: Place) -> Target:
     """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
+    if ctx.schema.rules.reader is not None:
+        return _release_reader(text, ctx, place)
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
     return from_raw_string(text, ctx, place)
+
+
+def _release_reader(text: str, ctx: Context, place: Place) -> Target:
+    from ._dialects_legacy import read_text
+
+    return read_text(text, ctx, place)
 
 
 def from_tag(name: str, ctx: Context) -> Target:
@@ -261,6 +271,9 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
 
     config = _reimport_queried(dict(config))
+    if ctx.schema.rules.feature_keys:
+        # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
+        config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
     if "features" in config:
         _fail(TargetValueError, "target features are derived by the target parser, not given",
               ctx, where(), _join(path, "features"))
@@ -272,7 +285,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
               ctx, where(), _join(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
-    parser = TARGET_PARSERS.get(kind.name)
+    parser = TARGET_PARSERS.get(kind.name) if ctx.schema.rules.runs_parser(kind.name) else None
     if parser is not None:
         try:
             config, features = parser(config, ctx.environment)
@@ -301,7 +314,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     device = config.get("device")
     if isinstance(device, str):
         keys.append(device)
-    if not has_user_keys:
+    if not has_user_keys or ctx.schema.rules.default_keys_always:
         keys.extend(kind.default_keys)
     keys = list(dict.fromkeys(keys))
 
