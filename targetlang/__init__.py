@@ -29,6 +29,13 @@ if TYPE_CHECKING:
     from . import presets
     from .backends import Executor, Runtime
     from .config import CompilationConfig
+    from .migration import (
+        MigrationError,
+        MigrationWarning,
+        detect_dialect,
+        migrate,
+        migrate_config,
+    )
     from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
 
 # The configuration layer loads on first use, so that `import targetlang` stays as cheap
@@ -37,6 +44,8 @@ _LAZY = {
     "CompilationConfig": "config", "Executor": "backends", "Runtime": "backends",
     "DeviceOnlyView": "views", "DeviceWithHostView": "views", "PackagedView": "views",
     "ViewError": "views", "presets": "presets",
+    "detect_dialect": "migration", "migrate": "migration", "migrate_config": "migration",
+    "MigrationError": "migration", "MigrationWarning": "migration",
 }
 
 __version__ = "0.1.0"
@@ -50,6 +59,8 @@ __all__ = [
     "DuplicateAttributeError",
     "Environment",
     "Executor",
+    "MigrationError",
+    "MigrationWarning",
     "PackagedView",
     "Runtime",
     "Target",
@@ -61,9 +72,12 @@ __all__ = [
     "UnknownKindError",
     "ViewError",
     "__version__",
+    "detect_dialect",
     "dialects",
     "from_json",
     "kinds",
+    "migrate",
+    "migrate_config",
     "parse",
     "presets",
     "tags",
