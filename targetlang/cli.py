@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
-from . import __version__
+from . import __version__, _cli_migrate
 from .environment import Environment
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, parse
@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="canonical: lossless (default); tvm: exactly TVM 0.21's str()")
     sub.add_parser("check", parents=[common], help="validate targets (exit 1 if any is invalid)",
                    description="Validate each target; report errors with a caret.")
+    _cli_migrate.register(sub)  # migrate, logs: they set a handler of their own
     return parser
 
 
@@ -88,6 +89,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        return int(handler(args, stdin, stdout, stderr))
     environment = ENVIRONMENTS[args.environment]()
     status = EXIT_OK
     for text in _inputs(args, stdin):
