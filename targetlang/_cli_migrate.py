@@ -266,7 +266,7 @@ def _run_logs(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     summary = LogSummary()
     progress = _Progress(stderr, size, not args.quiet)
     try:
-        lines = progress.wrap(iter(stream.readline, b""))
+        lines = progress.wrap(stream)
         if tool is not None:
             _write_output(args.output, tool(lines, summary), stdout)
         elif report is not None:

@@ -82,18 +82,45 @@ def _value_end(line: bytes, start: int) -> int:
 
 def locate(line: bytes, *, check_json: bool = False) -> Located | None:
     """The target of a record line, or None when the line is not a readable record."""
-    match = _KEY.search(line)
-    if match is not None and _PREFIX.fullmatch(line, 0, match.start()) is not None \
-            and line.count(b"[", 0, match.start()) == line.count(b"]", 0, match.start()):
-        start = match.end()
-        end = _value_end(line, start)
-        if end > 0:
-            rest = line[end:].lstrip(_WS)
-            if rest[:1] in (b",", b"]") and line.rstrip(_WS).endswith(b"}"):
-                if not check_json or _is_record(line):
-                    return Located(start, end, line[start:end])
-                return None
+    span = _fast_span(line)
+    if span is not None:
+        if not check_json or _is_record(line):
+            return Located(span[0], span[1], line[span[0]:span[1]])
+        return None
     return _locate_by_json(line)
+
+
+def _fast_span(line: bytes) -> tuple[int, int] | None:
+    """``(start, end)`` of the target value where AutoTVM writes it, without parsing the line."""
+    match = _KEY.search(line)
+    if match is None:
+        return None
+    key_start = match.start()
+    if not (key_start == 1 and line[0] == 0x7B):  # anything but '{"input": [' first
+        if _PREFIX.fullmatch(line, 0, key_start) is None or \
+                line.count(b"[", 0, key_start) != line.count(b"]", 0, key_start):
+            return None
+    start = match.end()
+    if line[start] == 0x22:  # '"'
+        end = line.find(b'"', start + 1)
+        if end < 0:
+            return None
+        if line[end - 1] == 0x5C:  # a backslash before it: find the real end
+            end = _string_end(line, start)
+            if end < 0:
+                return None
+        else:
+            end += 1
+    else:
+        end = _value_end(line, start)
+        if end < 0:
+            return None
+    after = line[end:end + 1]
+    if after != b"," and after != b"]" and line[end:].lstrip(_WS)[:1] not in (b",", b"]"):
+        return None
+    if not (line.endswith(b"}\n") or line.endswith(b"}") or line.rstrip(_WS).endswith(b"}")):
+        return None
+    return start, end
 
 
 def _is_record(line: bytes) -> bool:
@@ -138,11 +165,12 @@ def _locate_by_json(line: bytes) -> Located | None:
 
 
 def classify(line: bytes, *, check_json: bool = False) -> tuple[Kind, Located | None]:
-    stripped = line.strip(_WS)
-    if not stripped:
-        return "blank", None
-    if stripped.startswith(b"#"):
-        return "comment", None
+    if line[:1] != b"{":
+        stripped = line.strip(_WS)
+        if not stripped:
+            return "blank", None
+        if stripped.startswith(b"#"):
+            return "comment", None
     found = locate(line, check_json=check_json)
     return ("record", found) if found is not None else ("unreadable", None)
 
@@ -200,18 +228,18 @@ class _Memo:
 
     def __init__(self, compute: Callable[[bytes], Any]) -> None:
         self._compute = compute
-        self._cache: dict[bytes, tuple[bool, Any]] = {}
+        self.cache: dict[bytes, tuple[bool, Any]] = {}
 
     def __call__(self, literal: bytes) -> tuple[bool, Any]:
-        hit = self._cache.get(literal)
+        hit = self.cache.get(literal)
         if hit is None:
             try:
                 hit = (True, self._compute(literal))
             except (TargetError, ValueError, TypeError) as error:
                 hit = (False, str(error).splitlines()[0] if str(error) else type(error).__name__)
-            if len(self._cache) >= CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[literal] = hit
+            if len(self.cache) >= CACHE_LIMIT:
+                self.cache.clear()
+            self.cache[literal] = hit
         return hit
 
 
@@ -272,22 +300,38 @@ def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: Literal["text"
         return json.dumps(normalized_text(config)).encode("utf-8")
 
     memo = _Memo(compute)
-    for number, line in _numbered(lines):
-        kind, found = classify(line, check_json=check_json)
-        if kind == "record":
-            assert found is not None
-            summary.records += 1
-            ok, new = memo(found.literal)
-            if not ok:
-                summary.fail(number, f"target {found.literal.decode('utf-8', 'replace')}: {new}")
-            elif new == found.literal:
-                summary.unchanged += 1
+    cache = memo.cache
+    records = changed = unchanged = 0
+    try:
+        for number, line in _numbered(lines):
+            # The common case inline (a record AutoTVM wrote, a spelling seen before): this
+            # loop runs once per record of logs of millions.
+            span = _fast_span(line) if line[:1] == b"{" and not check_json else None
+            if span is None:
+                kind, found = classify(line, check_json=check_json)
+                if kind != "record":
+                    _count_other(kind, number, summary)
+                    yield line
+                    continue
+                assert found is not None
+                start, end = found.start, found.end
             else:
-                summary.changed += 1
-                line = line[:found.start] + new + line[found.end:]
-        else:
-            _count_other(kind, number, summary)
-        yield line
+                start, end = span
+            records += 1
+            literal = line[start:end]
+            hit = cache.get(literal) or memo(literal)
+            if not hit[0]:
+                summary.fail(number, f"target {literal.decode('utf-8', 'replace')}: {hit[1]}")
+            elif hit[1] == literal:
+                unchanged += 1
+            else:
+                changed += 1
+                line = line[:start] + hit[1] + line[end:]
+            yield line
+    finally:
+        summary.records += records
+        summary.changed += changed
+        summary.unchanged += unchanged
 
 
 def _count_other(kind: Kind, number: int, summary: LogSummary) -> None:
@@ -339,12 +383,18 @@ def stats(lines: Iterable[bytes], summary: LogSummary, *,
     """The distinct targets of a log (as targets, not spellings), most records first."""
     by_literal: dict[bytes, int] = {}
     for number, line in _numbered(lines):
-        kind, found = classify(line, check_json=check_json)
-        if kind == "record":
-            assert found is not None
+        span = _fast_span(line) if line[:1] == b"{" and not check_json else None
+        if span is not None:
+            literal: bytes | None = line[span[0]:span[1]]
+        else:
+            kind, found = classify(line, check_json=check_json)
+            literal = found.literal if found is not None else None
+            if kind != "record":
+                _count_other(kind, number, summary)
+                continue
+        if literal is not None:
             summary.records += 1
             summary.unchanged += 1
-            literal = found.literal
             count = by_literal.get(literal)
             if count is None:
                 if len(by_literal) >= CACHE_LIMIT * 4:
@@ -353,8 +403,6 @@ def stats(lines: Iterable[bytes], summary: LogSummary, *,
                 by_literal[literal] = 1
             else:
                 by_literal[literal] = count + 1
-        else:
-            _count_other(kind, number, summary)
     found_targets: dict[str, TargetCount] = {}
     for literal, count in by_literal.items():
         try:
