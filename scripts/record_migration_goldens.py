@@ -42,6 +42,7 @@ OUTPUT = REPO / "tests" / "data" / "migration" / "golden.jsonl"
 #: Beyond TopHub: tags, hosts, composites, opencl's new default, TVM 0.8's moved options.
 EXTRA = [
     "nvidia/jetson-nano",
+    "llvm -target=aarch64-linux-gnu -mcpu=cortex-a72",
     "raspberry-pi/4b-aarch64",
     "cuda -arch=sm_80 -libs=cudnn,cublas -host='llvm -mtriple=aarch64-linux-gnu'",
     "composite --host=llvm --devices=cuda,opencl",

@@ -8,7 +8,9 @@
 release that accepts it, :func:`detect_dialect`) and writes it in ``target_dialect``:
 
 * every attribute both releases define keeps its value, arrays as lists, hosts and
-  composite devices nested;
+  composite devices nested; keys the user gave are kept, keys the old release derived by
+  itself are derived again by the new one (TVM 0.21 adds ``arm_cpu`` for an Arm triple, as
+  its AutoTVM loader did for TopHub's ``-target=`` strings);
 * what the newer release defines and the older did not takes the newer release's default
   (opencl ``texture_depth_limit`` in TVM 0.27), as TVM itself would fill it in;
 * the options TVM moved out of ``Target`` (``executor``, ``runtime``, ``link-params``,
@@ -122,7 +124,9 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
         raise MigrationError(f"target kind {target.kind!r} does not exist in {dialect} "
                              f"(its kinds: {', '.join(schema.kinds)})", path=path or None)
     source_kind = load(target.dialect).kinds[target.kind]
-    out: dict[str, Any] = {"kind": target.kind, "tag": target.tag, "keys": list(target.keys)}
+    out: dict[str, Any] = {"kind": target.kind, "tag": target.tag}
+    if not _keys_derived(target):
+        out["keys"] = list(target.keys)  # the user's keys; derived ones the new release derives
     if target.host is not None:
         out["host"] = _convert(target.host, dialect, _join(path, "host"), outcome)
     for key, value in target.attrs.items():
@@ -139,6 +143,20 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
         elif not at_default:
             outcome.lost.append(f"{_join(path, key)}={_show(value)}")
     return out
+
+
+def _keys_derived(target: Target) -> bool:
+    """Whether the target's keys are what its release derives by itself (no ``-keys`` given).
+
+    Such keys follow the rules of the release (TVM 0.21 adds ``arm_cpu`` for an Arm triple,
+    TVM 0.6 did not), so the migrated target leaves them to the new release to derive.
+    """
+    config = target.to_json()
+    del config["keys"]
+    try:
+        return from_json(config, dialect=target.dialect).keys == target.keys
+    except TargetError:
+        return False
 
 
 def _value(value: Any, path: str, dialect: str, outcome: _Outcome) -> Any:
