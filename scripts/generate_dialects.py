@@ -17,6 +17,11 @@ Where each fact comes from (every data file says it again, per kind and per tag)
   ``include/tvm/target/target_kind.h`` adds to every kind), the device-type enum of
   ``include/tvm/runtime/c_runtime_api.h`` and DLPack's, the ``TVM_REGISTER_CUDA_TAG`` lines of
   ``src/target/tag.cc`` and the ``register_tag`` calls of ``python/tvm/target/tag.py``.
+* ``tvm-0.22``, ``tvm-0.23``: ``tvm-0.21.json`` (the 0.21 oracle's facts) with the changes
+  that ``src/target/target_kind.cc`` and ``src/target/tag.cc`` made from ``v0.21.0`` to
+  ``v0.22.0``/``v0.23.0`` (kinds removed, attributes added or removed with their defaults,
+  CUDA tags added), read with the same transcription, which is first checked against the
+  oracle's 0.21 facts.
 * ``tvm-0.6``: TVM 0.6 had no attribute schema: a target was its kind name and the list of
   option words (``CreateTarget`` in ``src/codegen/build_module.cc`` at ``v0.6.0``). The
   attributes here are the options TVM 0.6's code read, transcribed below with the line that
@@ -324,11 +329,119 @@ def generate_06() -> dict[str, Any]:
     }
 
 
+# ---- tvm-0.22, tvm-0.23: tvm-0.21 and the changes of target_kind.cc and tag.cc since v0.21.0 ----
+
+TYPES_CC = {"int64_t": "int", "int": "int", "Integer": "int", "bool": "bool", "Bool": "bool",
+            "String": "str", "Array<String>": "array<str>", "Target": "target",
+            "Array<Target>": "array<target>"}
+
+
+def _default_cc(type_name: str, text: str) -> Any:
+    literal = re.sub(r"^(?:Integer|Bool|runtime::Int|runtime::Bool)\((.*)\)$", r"\1", text.strip())
+    if type_name == "bool":
+        return {"true": True, "false": False}[literal]
+    return int(literal)
+
+
+def _calls(text: str, head: str) -> list[tuple[str, str]]:
+    """``(template argument, call arguments)`` of every ``head...>(...)`` in ``text``."""
+    found = []
+    at = text.find(head)
+    while at >= 0:
+        i, depth = at + len(head), 1
+        while depth:
+            depth += {"<": 1, ">": -1}.get(text[i], 0)
+            i += 1
+        template = text[at + len(head):i - 1]
+        assert text[i] == "("
+        j, depth = i + 1, 1
+        while depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        found.append((template, text[i + 1:j - 1]))
+        at = text.find(head, j)
+    return found
+
+
+def kinds_cc(tag: str) -> dict[str, dict[str, tuple[str, Any]]]:
+    """Every kind's ``add_attr_option`` (type, default or None) of ``target_kind.cc`` at ``tag``."""
+    source = git_show(tag, "src/target/target_kind.cc").replace("ffi::", "")
+    kinds: dict[str, dict[str, tuple[str, Any]]] = {}
+    for block in re.split(r"(?=TVM_REGISTER_TARGET_KIND\(\")", source)[1:]:
+        block = block[:block.index(";")]
+        name = re.match(r'TVM_REGISTER_TARGET_KIND\("(\w+)"', block)
+        assert name is not None
+        attrs: dict[str, tuple[str, Any]] = {}
+        for type_text, args in _calls(block, "add_attr_option<"):
+            attr, _, default = args.partition(",")
+            type_name = TYPES_CC[type_text]
+            attrs[attr.strip().strip('"')] = (
+                type_name, _default_cc(type_name, default) if default.strip() else None)
+        kinds[name.group(1)] = attrs
+    return kinds
+
+
+def cuda_tags_cc(tag: str) -> dict[str, dict[str, Any]]:
+    """The ``TVM_REGISTER_CUDA_TAG`` lines of ``tag.cc`` at ``tag``, as the macro's config."""
+    source = git_show(tag, "src/target/tag.cc")
+    return {name: {"kind": "cuda", "keys": ["cuda", "gpu"], "arch": arch,
+                   "max_shared_memory_per_block": int(shared), "max_threads_per_block": 1024,
+                   "thread_warp_size": 32, "registers_per_block": int(regs)}
+            for name, arch, shared, regs in re.findall(
+                r'TVM_REGISTER_CUDA_TAG\("([^"]+)", "(\w+)", (\d+), (\d+)\)', source)}
+
+
+def generate_since_021(tag: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((DATA / "tvm-0.21.json").read_text(encoding="utf-8"))
+    old, new = kinds_cc("v0.21.0"), kinds_cc(tag)
+    # The transcription must see what the oracle saw at v0.21.0 (the common options of the
+    # registration macro are not in target_kind.cc's blocks).
+    for kind, attrs in old.items():
+        assert set(attrs) <= set(data["kinds"][kind]["attrs"]), kind
+        for attr, (_, default) in attrs.items():
+            assert default is None or data["kinds"][kind]["attrs"][attr]["default"] == default
+    changes: list[str] = []
+    for kind in sorted(set(old) - set(new)):
+        del data["kinds"][kind]
+        changes.append(f"kind {kind} removed")
+    if set(new) - set(old):
+        raise SystemExit(f"new kinds at {tag}: {sorted(set(new) - set(old))}; not transcribed")
+    for kind, attrs in new.items():
+        spec = data["kinds"][kind]
+        for attr in sorted(set(attrs) - set(old[kind])):
+            type_name, default = attrs[attr]
+            spec["attrs"][attr] = {"type": type_name}
+            if default is not None:
+                spec["attrs"][attr]["default"] = default
+            changes.append(f"{kind}.{attr} added ({type_name}, default {default})")
+        for attr in sorted(set(old[kind]) - set(attrs)):
+            del spec["attrs"][attr]
+            changes.append(f"{kind}.{attr} removed")
+        spec["attrs"] = dict(sorted(spec["attrs"].items()))
+    old_tags, new_tags = cuda_tags_cc("v0.21.0"), cuda_tags_cc(tag)
+    for name in sorted(set(new_tags) - set(old_tags)):
+        data["tags"][name] = new_tags[name]
+        changes.append(f"tag {name} added")
+    for name in sorted(set(old_tags) - set(new_tags)):
+        del data["tags"][name]
+        changes.append(f"tag {name} removed")
+    version = tag.lstrip("v").rsplit(".", 1)[0]
+    data["dialect"] = f"tvm-{version}"
+    data["source"] = (f"tvm-0.21.json (TVM 0.21 oracle) with the changes of "
+                      f"src/target/target_kind.cc and src/target/tag.cc from v0.21.0 to {tag}, "
+                      "transcribed by scripts/generate_dialects.py: " + "; ".join(changes))
+    data["tvm_version"] = tag.lstrip("v")
+    data["changes_since_0.21"] = changes
+    return data
+
+
 def render(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-GENERATORS = {"tvm-0.6": generate_06, "tvm-0.8": generate_08, "tvm-0.27": generate_027}
+GENERATORS = {"tvm-0.6": generate_06, "tvm-0.8": generate_08, "tvm-0.27": generate_027,
+              "tvm-0.22": lambda: generate_since_021("v0.22.0"),
+              "tvm-0.23": lambda: generate_since_021("v0.23.0")}
 
 
 def main() -> int:

@@ -124,8 +124,14 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
                    data_file="tvm-0.27.json", rules=DialectRules(reader="tvm-0.27",
                                                                  feature_keys=True),
                    release=(0, 27)),
-        DialectDef("tvm-0.21", "TVM 0.21 (also 0.22, 0.23): the last releases that read legacy "
-                   "target strings; the default", data_file="tvm-0.21.json", release=(0, 21)),
+        DialectDef("tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: "
+                   "tvm-0.22 plus opencl texture_depth_limit (transcribed from git)",
+                   data_file="tvm-0.23.json", release=(0, 23)),
+        DialectDef("tvm-0.22", "TVM 0.22: tvm-0.21 without kind hybrid, with one more CUDA tag "
+                   "(transcribed from git)", data_file="tvm-0.22.json", release=(0, 22)),
+        DialectDef("tvm-0.21", "TVM 0.21, the newest legacy-string release on PyPI (0.22 and "
+                   "0.23 differ only as tvm-0.22/tvm-0.23 say); the default",
+                   data_file="tvm-0.21.json", release=(0, 21)),
         DialectDef("tvm-0.8", "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry "
                    "-executor, -runtime, -link-params, -system-lib, -interface-api, "
                    "-unpacked-api; default keys follow -keys",

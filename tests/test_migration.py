@@ -78,7 +78,7 @@ def test_every_tophub_target_is_in_the_golden_file() -> None:
 
 def test_dialects_lists_the_releases() -> None:
     names = tl.dialects()
-    for name in ("tvm-0.6", "tvm-0.8", "tvm-0.21", "tvm-0.27", "collage"):
+    for name in ("tvm-0.6", "tvm-0.8", "tvm-0.21", "tvm-0.22", "tvm-0.23", "tvm-0.27", "collage"):
         assert name in names and names[name]
 
 
@@ -86,8 +86,10 @@ def test_dialects_lists_the_releases() -> None:
     ("llvm", "tvm-0.27"),
     ('{"kind": "opencl", "feature.x": 1}', "tvm-0.27"),
     ("nvidia/jetson-nano", "tvm-0.27"),
-    ("nvidia/gtx1080ti", "tvm-0.21"),
-    ("cuda -arch=sm_80", "tvm-0.21"),
+    ("nvidia/gtx1080ti", "tvm-0.23"),
+    ("cuda -arch=sm_80", "tvm-0.23"),
+    ("hybrid", "tvm-0.21"),
+    ("nvidia/geforce-rtx-5060-ti", "tvm-0.27"),
     ("llvm -link-params=1", "tvm-0.8"),
     ("c -executor=aot", "tvm-0.8"),
     ("llvm -device=arm_cpu -target=aarch64-linux-gnu", "tvm-0.6"),
@@ -120,6 +122,13 @@ def test_tvm_06_reads_target_as_mtriple_and_keys_in_create_target_order() -> Non
 def test_error_tvm_06_refuses_what_it_did_not_read(text: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         tl.parse(text, dialect="tvm-0.6")
+
+
+def test_tvm_022_and_023_differ_from_021_as_git_says() -> None:
+    assert "hybrid" in tl.kinds("tvm-0.21") and "hybrid" not in tl.kinds("tvm-0.22")
+    assert "texture_depth_limit" not in tl.kinds("tvm-0.22")["opencl"].attrs
+    assert tl.parse("opencl", dialect="tvm-0.23").attrs["texture_depth_limit"] == 2048
+    assert "nvidia/geforce-rtx-5060-ti" in tl.tags("tvm-0.22")
 
 
 def test_tvm_08_default_keys_follow_user_keys_and_moved_options_exist() -> None:
@@ -218,7 +227,7 @@ def test_property_migrate_is_accepted_by_tvm_027_and_idempotent(target: tl.Targe
         assert tl.migrate(target, target_dialect="tvm-0.21") == target.to_json()
 
 
-@pytest.mark.parametrize("dialect", ["tvm-0.6", "tvm-0.8", "tvm-0.27"])
+@pytest.mark.parametrize("dialect", ["tvm-0.6", "tvm-0.8", "tvm-0.23", "tvm-0.27"])
 @settings(max_examples=40)
 @given(data=st.data())
 def test_property_round_trip_in_every_release(dialect: str, data: st.DataObject) -> None:
