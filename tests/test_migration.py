@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import targetlang as tl
 from conftest import ORACLE_DIR, SHARED
-from targetlang.strategies import targets
+from targetlang.strategies import malformed_strings, target_strings, targets
 
 GOLDEN = Path(__file__).parent / "data" / "migration" / "golden.jsonl"
 ROWS = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
@@ -247,3 +247,20 @@ def test_live_tvm_027_accepts_migrated_tophub_targets() -> None:
                           timeout=600, check=True)
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert all(a["ok"] for a in answers)
+
+
+@settings(max_examples=150)
+@given(st.one_of(st.text(max_size=40), malformed_strings(), target_strings()))
+def test_property_any_text_detects_and_migrates_or_raises_target_error(text: str) -> None:
+    try:
+        dialect = tl.detect_dialect(text)
+    except tl.TargetError:
+        return
+    assert tl.parse(text, dialect=dialect) is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", tl.MigrationWarning)
+        try:
+            out = tl.migrate(text)
+        except tl.TargetError:
+            return
+    assert tl.from_json(out, dialect="tvm-0.27").to_json() == out
