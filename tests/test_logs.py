@@ -158,3 +158,12 @@ def test_cli_logs_subprocess_smoke(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert all(json.loads(line)["input" if b"input" in line else "i"][0]["kind"] == "llvm"
                for line in done.stdout.splitlines())
+
+
+def test_readme_stats_example_is_what_the_command_prints() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### AutoTVM tuning logs"):]
+    block = section[section.index("```text\n") + 8:]
+    block = block[:block.index("```")]
+    code, out, err = cli("logs", "stats", str(TOPHUB / "mali_v0.06.log"))
+    assert code == 0 and out + err == block

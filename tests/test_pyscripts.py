@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 from pathlib import Path
 
 import targetlang as tl
@@ -84,3 +85,21 @@ def test_cli_diff_and_write(tmp_path: Path) -> None:
     assert "rewrote" in err.getvalue() and script.stat().st_mode == mode
     assert script.read_text(encoding="utf-8") == migrate_source(SCRIPT).text
     assert not migrate_file(script).rewrites  # done: nothing left to rewrite
+
+
+def test_readme_example_is_what_the_command_prints(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Python scripts"):]
+    block = section[section.index("```text\n") + 8:]
+    block = block[:block.index("```")]
+    source = "".join(line[1:] + "\n" for line in block.splitlines()[3:]
+                     if line[:1] in (" ", "-"))
+    (tmp_path / "tutorial.py").write_text(source, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        main(["migrate", "--py", "tutorial.py"], stdin=io.StringIO(), stdout=out, stderr=err)
+    finally:
+        os.chdir(cwd)
+    assert out.getvalue() + err.getvalue() == block
