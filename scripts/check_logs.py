@@ -7,13 +7,17 @@ nothing lost (each output line is the input line with only the target replaced),
 normalized target the same target as the original, and normalizing twice changes nothing.
 For every distinct target: ``select`` finds every record whose target is that target,
 however it was spelled (checked against a plain JSON reading of each record).
-Prints a summary; exit 1 on any failure.
+With the TVM 0.21 oracle installed (``../shared/oracle``), TVM 0.21 itself also reads every
+(original, normalized) pair of targets, the original with AutoTVM's ``-target`` rewrite,
+and must export the same target for both. Prints a summary; exit 1 on any failure.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import warnings
 from collections import Counter
@@ -33,6 +37,7 @@ def main() -> int:
 
     warnings.simplefilter("ignore", tl.MigrationWarning)
     failures: list[str] = []
+    pairs: set[tuple[str, str]] = set()
     totals: Counter[str] = Counter()
     identity: dict[str, str] = {}
     for log in sorted((SHARED / "corpora" / "tophub").glob("*.log")):
@@ -60,6 +65,8 @@ def main() -> int:
             before[key][0] = after[key][0] = None
             if before != after:
                 failures.append(f"{log.name}:{number}: more than the target changed")
+            pairs.add((old_target.replace("-target", "-mtriple"),
+                       new_target if isinstance(new_target, str) else json.dumps(new_target)))
             old_id = identity.get(old_target) or same_target_key(
                 old_target.replace("-target", "-mtriple"))
             identity[old_target] = old_id
@@ -81,6 +88,21 @@ def main() -> int:
           f"{totals['changed']} changed, {totals['failed']} failed; {totals['selects']} "
           f"selections; {len(identity)} spellings of "
           f"{len(set(identity.values()))} distinct targets")
+    oracle = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
+    python = oracle / "bin" / "tvm021-python"
+    if python.exists():
+        cases = [text for pair in sorted(pairs) for text in pair]
+        done = subprocess.run([str(python), str(SHARED / "oracle" / "query.py")],
+                              input="\n".join(cases) + "\n", stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, check=True)
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        same = 0
+        for (old, new), a, b in zip(sorted(pairs), answers[::2], answers[1::2]):
+            if a["ok"] and b["ok"] and a["export"] == b["export"]:
+                same += 1
+            else:
+                failures.append(f"TVM 0.21 reads {old!r} and {new!r} differently")
+        print(f"TVM 0.21: {same} of {len(pairs)} (original, normalized) pairs are the same target")
     for failure in failures[:50]:
         print("FAIL", failure)
     return 1 if failures else 0
