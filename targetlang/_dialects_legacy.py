@@ -24,19 +24,23 @@ import re
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
+from ._parsers import TargetParser
 from ._schema import _read
 from .errors import (
+    AttributeTypeError,
     DuplicateAttributeError,
     TargetError,
     TargetSyntaxError,
+    TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
 )
 
 if TYPE_CHECKING:
+    from .environment import Environment
     from .target import Target
 
-__all__ = ["read_text"]
+__all__ = ["read_text", "release_parser"]
 
 
 def read_text(text: str, ctx: Context, place: Place) -> Target:
@@ -56,6 +60,35 @@ def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None
 
 
 # ---- TVM 0.24 to 0.27 --------------------------------------------------------------------------
+
+def _webgpu_027(config: dict[str, Any], env: Environment | None
+                ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """``UpdateWebGPUAttrs`` (src/backend/webgpu/codegen/target_kind.cc, TVM 0.27): a warp
+    wider than 1 needs subgroups, and subgroups mean a warp of 32."""
+    subgroups = config.get("supports_subgroups", False)
+    if not isinstance(subgroups, int):
+        raise AttributeTypeError("'supports_subgroups' must be a boolean",
+                                 path="supports_subgroups")
+    if "thread_warp_size" in config:
+        warp = config["thread_warp_size"]
+        if not isinstance(warp, int):
+            raise AttributeTypeError("'thread_warp_size' must be an integer",
+                                     path="thread_warp_size")
+        if not subgroups and warp > 1:
+            raise TargetValueError(f"WebGPU target with thread_warp_size={warp} requires "
+                                   "supports_subgroups=true", path="thread_warp_size")
+    if subgroups:
+        config["thread_warp_size"] = 32
+    return config, None
+
+
+_RELEASE_PARSERS: dict[tuple[str, str], TargetParser] = {("tvm-0.27", "webgpu"): _webgpu_027}
+
+
+def release_parser(dialect: str, kind: str) -> TargetParser:
+    """The target parser of ``kind`` that ``dialect``'s release has and TVM 0.21 had not."""
+    return _RELEASE_PARSERS[(dialect, kind)]
+
 
 def _read_027(text: str, ctx: Context, place: Place) -> Target:
     if text in ctx.schema.tag_configs:

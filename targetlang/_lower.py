@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import _tvm_rules as rules
 from ._grammar import SyntaxProblem, parse_target_text
-from ._parsers import TARGET_PARSERS
+from ._parsers import TARGET_PARSERS, TargetParser
 from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
 from .errors import (
     AttributeTypeError,
@@ -285,7 +285,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
               ctx, where(), _join(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
-    parser = TARGET_PARSERS.get(kind.name) if ctx.schema.rules.runs_parser(kind.name) else None
+    parser = _parser_for(ctx.schema, kind.name)
     if parser is not None:
         try:
             config, features = parser(config, ctx.environment)
@@ -344,6 +344,14 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features)
+
+
+def _parser_for(schema: DialectSchema, kind: str) -> TargetParser | None:
+    """The target parser the dialect's release ran for ``kind`` (None: none)."""
+    if kind in schema.rules.own_parsers:
+        from ._dialects_legacy import release_parser
+        return release_parser(schema.name, kind)
+    return TARGET_PARSERS.get(kind) if schema.rules.runs_parser(kind) else None
 
 
 def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:

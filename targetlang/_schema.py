@@ -64,13 +64,15 @@ class DialectRules:
 
     ``reader`` names the text reader of ``targetlang/_dialects_legacy.py`` (None: TVM 0.21's
     grammar and ``FromString``); ``target_parsers`` the kinds whose target parser runs (None:
-    every kind that has one); ``default_keys_always``: the kind's default keys follow the
+    every kind that has one); ``own_parsers`` the kinds whose parser is the release's own
+    (``_dialects_legacy.release_parser``), not TVM 0.21's; ``default_keys_always``: the kind's default keys follow the
     user's ``-keys`` too (TVM 0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived
     ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored).
     """
 
     reader: str | None = None
     target_parsers: frozenset[str] | None = None
+    own_parsers: frozenset[str] = frozenset()
     default_keys_always: bool = False
     feature_keys: bool = False
 
@@ -121,8 +123,9 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
     d.name: d for d in (
         DialectDef("tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a "
                    "tag), feature.* keys, kinds cuda_host and trn; what migrate() writes",
-                   data_file="tvm-0.27.json", rules=DialectRules(reader="tvm-0.27",
-                                                                 feature_keys=True),
+                   data_file="tvm-0.27.json",
+                   rules=DialectRules(reader="tvm-0.27", feature_keys=True,
+                                      own_parsers=frozenset({"webgpu"})),
                    release=(0, 27)),
         DialectDef("tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: "
                    "tvm-0.22 plus opencl texture_depth_limit (transcribed from git)",

@@ -264,3 +264,41 @@ def test_property_any_text_detects_and_migrates_or_raises_target_error(text: str
         except tl.TargetError:
             return
     assert tl.from_json(out, dialect="tvm-0.27").to_json() == out
+
+
+def _without_features(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_features(v) for k, v in value.items() if not k.startswith("feature.")}
+    if isinstance(value, list):
+        return [_without_features(v) for v in value]
+    return value
+
+
+@pytest.mark.oracle
+def test_live_tvm_027_reads_targetjson_as_the_tvm_027_dialect() -> None:
+    python = ORACLE_DIR / "bin" / "tvm027-python"
+    if not python.exists():
+        pytest.skip("no TVM 0.27 oracle")
+    env = tl.Environment(system_triple="x86_64-conda-linux-gnu", cuda_arch="sm_50",
+                         rocm_arch="gfx900", rocm_api_version=305)  # the 0.27 wheel's LLVM
+    samples: list[dict[str, Any]] = []
+
+    @settings(max_examples=300, derandomize=True)
+    @given(targets(dialect="tvm-0.27", max_host_depth=1))
+    def collect(target: tl.Target) -> None:
+        samples.append(target.to_json())
+
+    collect()
+    samples += [{"kind": "webgpu", "supports_subgroups": True},
+                {"kind": "webgpu", "thread_warp_size": 4}]
+    done = subprocess.run([str(python), str(SHARED / "oracle" / "query.py"), "--mode", "accept"],
+                          input="".join(json.dumps(s) + "\n" for s in samples),
+                          capture_output=True, text=True, timeout=600, check=True)
+    for sample, line in zip(samples, done.stdout.splitlines()):
+        answer = json.loads(line)
+        if not answer["ok"]:
+            with pytest.raises(tl.TargetError):
+                tl.from_json(sample, dialect="tvm-0.27", environment=env)
+            continue
+        ours = tl.from_json(sample, dialect="tvm-0.27", environment=env).to_json()
+        assert ours == _without_features(answer["export"]), sample
