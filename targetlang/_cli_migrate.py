@@ -29,7 +29,8 @@ examples:
   targetlang migrate --py tutorial.py            # a unified diff
   targetlang migrate --py --write src/*.py       # rewrite in place
 
-exit codes: 0 success, 1 invalid input (or a literal reported), 2 usage error
+exit codes: 0 success (places not rewritten are reported on standard error), 1 invalid input
+(a target no release reads; with --py, a file that is not Python), 2 usage error
 """
 
 LOGS_EPILOG = """\
@@ -162,8 +163,8 @@ def _migrate_scripts(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -
             continue
         for finding in result.findings:
             stderr.write(f"{finding}\n")
-        if result.findings:
-            status = EXIT_INVALID
+            if finding.message.startswith("not Python"):
+                status = EXIT_INVALID
         if args.write:
             if result.changed:
                 stderr.write(f"rewrote {path}: {len(result.rewrites)} target literals\n")
