@@ -32,6 +32,13 @@ if TYPE_CHECKING:
     from . import tvmc
     from ._lint import LintWarning, lint
     from .tvmc import TvmcTarget, parse_tvmc
+    from .migration import (
+        MigrationError,
+        MigrationWarning,
+        detect_dialect,
+        migrate,
+        migrate_config,
+    )
     from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
 
 # The configuration layer, the linter and tvmc's syntax load on first use, so that
@@ -42,6 +49,8 @@ _LAZY = {
     "ViewError": "views", "presets": "presets",
     "lint": "_lint", "LintWarning": "_lint",
     "parse_tvmc": "tvmc", "TvmcTarget": "tvmc", "tvmc": "tvmc",
+    "detect_dialect": "migration", "migrate": "migration", "migrate_config": "migration",
+    "MigrationError": "migration", "MigrationWarning": "migration",
 }
 
 __version__ = "0.1.0"
@@ -56,6 +65,8 @@ __all__ = [
     "Environment",
     "Executor",
     "LintWarning",
+    "MigrationError",
+    "MigrationWarning",
     "PackagedView",
     "Runtime",
     "Target",
@@ -68,10 +79,13 @@ __all__ = [
     "UnknownKindError",
     "ViewError",
     "__version__",
+    "detect_dialect",
     "dialects",
     "from_json",
     "kinds",
     "lint",
+    "migrate",
+    "migrate_config",
     "parse",
     "parse_tvmc",
     "presets",

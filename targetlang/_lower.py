@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import _tvm_rules as rules
 from ._grammar import SyntaxProblem, parse_target_text
-from ._parsers import TARGET_PARSERS
+from ._parsers import TARGET_PARSERS, TargetParser
 from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
 from .errors import (
     AttributeTypeError,
@@ -85,6 +85,8 @@ def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None
 
 def from_top_level_text(text: str, ctx: Context) -> Target:
     """``tvm.target.Target(text)``: the Python wrapper's rewrites, then ``from_string``."""
+    if ctx.schema.rules.reader is not None:  # another release's reader (_dialects_legacy.py)
+        return _release_reader(text, ctx, Place())
     text = rules.truncate_at_nul(text)
     place = Place()
     if "-libs=mkldnn" in text:
@@ -114,11 +116,19 @@ def _replace_with_positions(text: str, old: str, new: str) -> tuple[str, list[in
 
 def from_string(text: str, ctx: Context, place: Place) -> Target:
     """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
+    if ctx.schema.rules.reader is not None:
+        return _release_reader(text, ctx, place)
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
     return from_raw_string(text, ctx, place)
+
+
+def _release_reader(text: str, ctx: Context, place: Place) -> Target:
+    from ._dialects_legacy import read_text
+
+    return read_text(text, ctx, place)
 
 
 def from_tag(name: str, ctx: Context) -> Target:
@@ -291,6 +301,9 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
 
     config = _reimport_queried(dict(config))
+    if ctx.schema.rules.feature_keys:
+        # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
+        config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
     if "features" in config:
         _fail(TargetValueError, "target features are derived by the target parser, not given",
               ctx, where(), _join(path, "features"))
@@ -302,7 +315,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
               ctx, where(), _join(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
-    parser = TARGET_PARSERS.get(kind.name)
+    parser = _parser_for(ctx.schema, kind.name)
     if parser is not None:
         try:
             config, features = parser(config, ctx.environment)
@@ -331,7 +344,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     device = config.get("device")
     if isinstance(device, str):
         keys.append(device)
-    if not has_user_keys:
+    if not has_user_keys or ctx.schema.rules.default_keys_always:
         keys.extend(kind.default_keys)
     keys = list(dict.fromkeys(keys))
 
@@ -367,6 +380,14 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features)
+
+
+def _parser_for(schema: DialectSchema, kind: str) -> TargetParser | None:
+    """The target parser the dialect's release ran for ``kind`` (None: none)."""
+    if kind in schema.rules.own_parsers:
+        from ._dialects_legacy import release_parser
+        return release_parser(schema.name, kind)
+    return TARGET_PARSERS.get(kind) if schema.rules.runs_parser(kind) else None
 
 
 def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:

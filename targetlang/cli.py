@@ -153,8 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="colour: auto (a terminal, unless NO_COLOR is set; default), "
                              "always, never")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    from . import _cli_commands
+    from . import _cli_commands, _cli_migrate
     _cli_commands.register(sub)
+    _cli_migrate.register(sub)  # migrate, logs
     return parser
 
 

@@ -1,0 +1,337 @@
+"""The ``migrate`` and ``logs`` subcommands of the ``targetlang`` command line.
+
+``cli.build_parser()`` calls :func:`register`; each subcommand sets ``handler``, which
+``cli.main`` calls with the parsed arguments and the three streams.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any, TextIO
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+Handler = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
+
+MIGRATE_EPILOG = """\
+examples:
+  targetlang migrate "llvm -device=arm_cpu -target=aarch64-linux-gnu -mattr=+neon"
+  targetlang migrate --config "c -executor=aot -runtime=c -system-lib -interface-api=c -unpacked-api=1"
+  targetlang migrate --to tvm-0.21 "cuda -model=v100"
+  targetlang migrate --py tutorial.py            # a unified diff
+  targetlang migrate --py --write src/*.py       # rewrite in place
+
+exit codes: 0 success (places not rewritten are reported on standard error), 1 invalid input
+(a target no release reads; with --py, a file that is not Python), 2 usage error
+"""
+
+LOGS_EPILOG = """\
+examples:
+  targetlang logs stats cuda_v0.10.log
+  targetlang logs select arm_cpu_v0.05.log --target "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu -model=rk3399" -o rk3399.log
+  targetlang logs normalize arm_cpu_v0.05.log -o normalized.log --to text
+
+exit codes: 0 success, 1 a record failed (kept verbatim, reported), 2 usage error
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``migrate`` and ``logs`` to the command line's subcommands."""
+    from .cli import ENVIRONMENTS
+
+    env = argparse.ArgumentParser(add_help=False)
+    env.add_argument("--environment", choices=sorted(ENVIRONMENTS), default="none",
+                     help="machine-detected values: none (left for TVM, default), no-gpu, detect")
+    m = sub.add_parser("migrate", parents=[env], epilog=MIGRATE_EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       help="targets (or Python scripts) to the JSON TVM >= 0.24 reads",
+                       description="Print each target as the TargetJSON of the target dialect "
+                                   "(default tvm-0.27: what TVM 0.24 and later accept).")
+    m.add_argument("targets", nargs="*", metavar="TARGET",
+                   help="target text or JSON; default: standard input, one per line")
+    m.add_argument("--from", "--dialect", dest="source", default="auto", metavar="DIALECT",
+                   help="dialect of the input (default: auto, the newest that reads it)")
+    m.add_argument("--to", dest="to", default="tvm-0.27", metavar="DIALECT",
+                   help="dialect to write (default: tvm-0.27)")
+    m.add_argument("--config", action="store_true",
+                   help="print the CompilationConfig (executor and runtime carried)")
+    m.add_argument("--compact", action="store_true", help="one line of JSON per target")
+    m.add_argument("--py", nargs="+", metavar="PATH", default=None,
+                   help="rewrite the legacy target literals of these Python files")
+    m.add_argument("--write", action="store_true",
+                   help="with --py: rewrite the files in place (atomically) instead of a diff")
+    m.set_defaults(handler=_with_streams(_migrate))
+
+    logs = sub.add_parser("logs", help="AutoTVM tuning logs: stats, select, normalize",
+                          description="Work with AutoTVM tuning logs without TVM.",
+                          epilog=LOGS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    tools = logs.add_subparsers(dest="logs_command", required=True, metavar="TOOL")
+    common = argparse.ArgumentParser(add_help=False, parents=[env])
+    common.add_argument("file", metavar="FILE", help="the log ('-' for standard input)")
+    common.add_argument("--check-json", action="store_true",
+                        help="parse every record in full as JSON (slower)")
+    common.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    s = tools.add_parser("stats", parents=[common], help="distinct targets with their counts")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(handler=_with_streams(_logs_stats))
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument("-o", "--output", required=True, metavar="OUT",
+                        help="output file, written atomically ('-' for standard output)")
+    sel = tools.add_parser("select", parents=[common, output],
+                           help="the records of one target, however written")
+    sel.add_argument("--target", required=True, metavar="T", help="the target to select")
+    sel.set_defaults(handler=_with_streams(_logs_select))
+    norm = tools.add_parser("normalize", parents=[common, output],
+                            help="one spelling per target")
+    norm.add_argument("--to", choices=("text", "json"), default="text",
+                      help="text: TVM 0.21's target string (default); json: its TargetJSON")
+    norm.set_defaults(handler=_with_streams(_logs_normalize))
+
+
+def _with_streams(handler: Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
+                  ) -> Callable[[argparse.Namespace, Any], int]:
+    """Adapt a handler of the three streams to cli's ``handler(args, io)``."""
+    def run(args: argparse.Namespace, io: Any) -> int:
+        return handler(args, io.stdin, io.stdout, io.stderr)
+    return run
+
+
+def _environment(args: argparse.Namespace) -> Any:
+    from .cli import ENVIRONMENTS
+
+    return ENVIRONMENTS[args.environment]()
+
+
+def _show_warnings(caught: Iterable[warnings.WarningMessage], stderr: TextIO) -> None:
+    for warning in caught:
+        stderr.write(f"warning: {warning.message}\n")
+
+
+# ---- migrate ------------------------------------------------------------------------------------
+
+def _migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    from ._schema import DIALECTS
+
+    for name in (args.to, args.source):
+        if name != "auto" and name not in DIALECTS:
+            stderr.write(f"error: unknown dialect {name!r}; known: {', '.join(DIALECTS)}\n")
+            return EXIT_USAGE
+    if args.py is not None:
+        return _migrate_scripts(args, stdout, stderr)
+    if args.write:
+        stderr.write("error: --write goes with --py\n")
+        return EXIT_USAGE
+    from .errors import TargetError
+    from .migration import migrate, migrate_config
+
+    environment = _environment(args)
+    status = EXIT_OK
+    texts: Iterable[str] = args.targets or (line.rstrip("\n") for line in stdin)
+    indent = None if args.compact or not args.targets else 2
+    for text in texts:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                if args.config:
+                    result = migrate_config(text, source_dialect=args.source,
+                                            target_dialect=args.to,
+                                            environment=environment).to_json()
+                else:
+                    result = migrate(text, source_dialect=args.source, target_dialect=args.to,
+                                     environment=environment)
+            except TargetError as error:
+                stderr.write(f"error: {error}\n")
+                status = EXIT_INVALID
+                continue
+        _show_warnings(caught, stderr)
+        stdout.write(json.dumps(result, indent=indent, ensure_ascii=False) + "\n")
+    return status
+
+
+def _migrate_scripts(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .pyscripts import migrate_file
+
+    status = EXIT_OK
+    environment = _environment(args)
+    for path in [*args.py, *args.targets]:
+        try:
+            result = migrate_file(path, write=args.write, target_dialect=args.to,
+                                  environment=environment)
+        except OSError as error:
+            stderr.write(f"error: {path}: {error.strerror or error}\n")
+            status = EXIT_INVALID
+            continue
+        for finding in result.findings:
+            stderr.write(f"{finding}\n")
+            if finding.message.startswith("not Python"):
+                status = EXIT_INVALID
+        if args.write:
+            if result.changed:
+                stderr.write(f"rewrote {path}: {len(result.rewrites)} target literals\n")
+        else:
+            stdout.write(result.diff())
+    return status
+
+
+# ---- logs ----------------------------------------------------------------------------------------
+
+class _Progress:
+    """A progress line on standard error, when it is a terminal."""
+
+    def __init__(self, stream: TextIO, total: int | None, enabled: bool) -> None:
+        self.stream = stream
+        self.total = total
+        self.enabled = enabled and stream.isatty()
+        self.start = time.monotonic()
+        self.done = 0
+
+    def wrap(self, lines: Iterable[bytes]) -> Iterator[bytes]:
+        if not self.enabled:
+            yield from lines
+            return
+        count = 0
+        for line in lines:
+            self.done += len(line)
+            count += 1
+            if count % 20000 == 0:
+                self._show(count)
+            yield line
+        self._show(count)
+        self.stream.write("\n")
+
+    def _show(self, count: int) -> None:
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        share = f"{100 * self.done / self.total:5.1f}% " if self.total else ""
+        self.stream.write(f"\r{share}{count:,} lines, {count / elapsed:,.0f} lines/s")
+        self.stream.flush()
+
+
+def _open_input(name: str, stdin: TextIO) -> tuple[IO[bytes], int | None]:
+    if name == "-":
+        return getattr(stdin, "buffer", sys.stdin.buffer), None
+    stream = open(name, "rb")  # noqa: SIM115 - closed by the caller
+    return stream, os.fstat(stream.fileno()).st_size
+
+
+def _check_output(args: argparse.Namespace, stderr: TextIO) -> bool:
+    if args.output == "-" or args.file == "-":
+        return True
+    try:
+        same = Path(args.output).resolve() == Path(args.file).resolve() or (
+            os.path.exists(args.output) and os.path.samefile(args.output, args.file))
+    except OSError:
+        same = False
+    if same:
+        stderr.write("error: the output would overwrite the input; choose another -o\n")
+    return not same
+
+
+def _write_output(name: str, lines: Iterable[bytes], stdout: TextIO) -> None:
+    if name == "-":
+        out = getattr(stdout, "buffer", None)
+        if out is None:  # a text stream (tests): decode what we write
+            for line in lines:
+                stdout.write(line.decode("utf-8", "surrogateescape"))
+            return
+        for line in lines:
+            out.write(line)
+        out.flush()
+        return
+    target = Path(name)
+    fd, temp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
+                                suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as out:
+            for line in lines:
+                out.write(line)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)
+        os.replace(temp, target)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def _run_logs(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO,
+              tool: Callable[[Iterable[bytes], Any], Iterator[bytes]] | None,
+              report: Callable[[Any], None] | None = None) -> int:
+    from .logs import LogSummary
+
+    try:
+        stream, size = _open_input(args.file, stdin)
+    except OSError as error:
+        stderr.write(f"error: {args.file}: {error.strerror or error}\n")
+        return EXIT_USAGE
+    summary = LogSummary()
+    progress = _Progress(stderr, size, not args.quiet)
+    try:
+        lines = progress.wrap(stream)
+        if tool is not None:
+            _write_output(args.output, tool(lines, summary), stdout)
+        elif report is not None:
+            report((lines, summary))
+    finally:
+        if stream is not getattr(stdin, "buffer", None) and args.file != "-":
+            stream.close()
+    if not args.quiet:
+        for line in summary.lines():
+            stderr.write(line + "\n")
+    return EXIT_INVALID if summary.failed else EXIT_OK
+
+
+def _logs_normalize(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
+                    stderr: TextIO) -> int:
+    from .logs import normalize
+
+    if not _check_output(args, stderr):
+        return EXIT_USAGE
+    environment = _environment(args)
+    return _run_logs(args, stdin, stdout, stderr, lambda lines, summary: normalize(
+        lines, summary, to=args.to, environment=environment, check_json=args.check_json))
+
+
+def _logs_select(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    from .errors import TargetError
+    from .logs import same_target_key, select
+
+    if not _check_output(args, stderr):
+        return EXIT_USAGE
+    environment = _environment(args)
+    try:
+        same_target_key(args.target, environment)
+    except TargetError as error:
+        stderr.write(f"error: --target: {error}\n")
+        return EXIT_INVALID
+    return _run_logs(args, stdin, stdout, stderr, lambda lines, summary: select(
+        lines, args.target, summary, environment=environment, check_json=args.check_json))
+
+
+def _logs_stats(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    from .logs import stats
+
+    environment = _environment(args)
+
+    def report(work: Any) -> None:
+        lines, summary = work
+        found = stats(lines, summary, environment=environment, check_json=args.check_json)
+        if args.json:
+            stdout.write(json.dumps([{"target": e.text, "json": e.json, "records": e.count,
+                                      "spellings": e.spellings} for e in found],
+                                    indent=2, ensure_ascii=False) + "\n")
+            return
+        width = max([len(f"{e.count:,}") for e in found] + [7])
+        stdout.write(f"{'records':>{width}}  spellings  target\n")
+        for e in found:
+            stdout.write(f"{e.count:>{width},}  {len(e.spellings):>9}  {e.text}\n")
+
+    return _run_logs(args, stdin, stdout, stderr, None, report)

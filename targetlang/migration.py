@@ -1,0 +1,272 @@
+"""Migration: a target of any TVM release, as the TargetJSON a newer release reads.
+
+    >>> import targetlang
+    >>> targetlang.migrate("opencl -device=mali -model=rk3399")["texture_depth_limit"]
+    2048
+
+``migrate`` reads the target in its own dialect (``source_dialect="auto"``: the newest
+release that accepts it, :func:`detect_dialect`) and writes it in ``target_dialect``:
+
+* every attribute both releases define keeps its value, arrays as lists, hosts and
+  composite devices nested; keys the user gave are kept, keys the old release derived by
+  itself are derived again by the new one (TVM 0.21 adds ``arm_cpu`` for an Arm triple, as
+  its AutoTVM loader did for TopHub's ``-target=`` strings);
+* what the newer release defines and the older did not takes the newer release's default
+  (opencl ``texture_depth_limit`` in TVM 0.27), as TVM itself would fill it in;
+* the options TVM moved out of ``Target`` (``executor``, ``runtime``, ``link-params``,
+  ``system-lib``, ``interface-api``, ``unpacked-api``, ...) become executor and runtime
+  settings in :func:`migrate_config`; ``migrate`` drops them with a :class:`MigrationWarning`;
+* an attribute the old release set by itself (TVM 0.6's per-kind ``thread_warp_size`` of an
+  llvm target) and the new release does not define is dropped silently; any other attribute
+  without an equivalent is dropped with a warning naming it;
+* values TVM detects from the machine stay out unless an ``environment`` is given.
+
+The result is read back in ``target_dialect`` before it is returned, so it is exactly that
+dialect's ``to_json()`` of the migrated target.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ._schema import load, releases
+from .environment import Environment
+from .errors import TargetError
+from .target import Target, from_json, parse
+
+if TYPE_CHECKING:
+    from .config import CompilationConfig
+
+__all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
+           "migrate_config"]
+
+#: Target options that TVM (0.9 to 0.19) moved to the executor and the runtime.
+MOVED_OPTIONS = ("executor", "runtime", "link-params", "system-lib", "interface-api",
+                 "unpacked-api", "workspace-byte-alignment", "constant-byte-alignment")
+_EXECUTOR_OPTIONS = ("link-params", "interface-api", "unpacked-api", "workspace-byte-alignment",
+                     "constant-byte-alignment")
+
+TargetSource = str | Mapping[str, Any] | Target
+
+
+class MigrationError(TargetError):
+    """A target that has no equivalent in the target dialect (its kind is gone)."""
+
+
+class MigrationWarning(UserWarning):
+    """Something of the source target that the migrated target does not carry."""
+
+
+@dataclass
+class _Outcome:
+    source: Target
+    json: dict[str, Any]
+    moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {option: value}
+    lost: list[str] = field(default_factory=list)
+
+
+# ---- which dialect ---------------------------------------------------------------------------------
+
+def detect_dialect(text: str) -> str:
+    """The newest TVM release dialect that accepts ``text`` (``tvm-0.27``, ``tvm-0.21``, ...).
+
+    Extensions such as ``collage`` are not releases and are never answered. Raises the
+    ``tvm-0.21`` reading's :class:`TargetError` when no release accepts the text.
+    """
+    dialect, _ = _detect(text, None)
+    return dialect
+
+
+def _detect(source: str | Mapping[str, Any], environment: Environment | None) -> tuple[str, Target]:
+    first_error: TargetError | None = None
+    for dialect in releases():
+        try:
+            if isinstance(source, str):
+                return dialect, parse(source, dialect=dialect, environment=environment)
+            return dialect, from_json(source, dialect=dialect, environment=environment)
+        except TargetError as error:
+            if dialect == "tvm-0.21" or first_error is None:
+                first_error = error
+    assert first_error is not None
+    raise first_error
+
+
+def _read(source: TargetSource, source_dialect: str, environment: Environment | None) -> Target:
+    if isinstance(source, Target):
+        if source_dialect in ("auto", source.dialect):
+            return source
+        return from_json(source.to_json(), dialect=source_dialect, environment=environment)
+    if not isinstance(source, (str, Mapping)):
+        raise TypeError(f"migrate() takes target text, a TargetJSON dict or a Target, not "
+                        f"{type(source).__name__}")
+    if source_dialect == "auto":
+        return _detect(source, environment)[1]
+    if isinstance(source, str):
+        return parse(source, dialect=source_dialect, environment=environment)
+    return from_json(source, dialect=source_dialect, environment=environment)
+
+
+# ---- conversion ------------------------------------------------------------------------------------
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict[str, Any]:
+    schema = load(dialect)
+    kind = schema.kinds.get(target.kind)
+    if kind is None:
+        raise MigrationError(f"target kind {target.kind!r} does not exist in {dialect} "
+                             f"(its kinds: {', '.join(schema.kinds)})", path=path or None)
+    source_kind = load(target.dialect).kinds[target.kind]
+    out: dict[str, Any] = {"kind": target.kind, "tag": target.tag}
+    if not _keys_derived(target):
+        out["keys"] = list(target.keys)  # the user's keys; derived ones the new release derives
+    if target.host is not None:
+        out["host"] = _convert(target.host, dialect, _join(path, "host"), outcome)
+    for key, value in target.attrs.items():
+        if value is None:
+            continue  # -from_device: asked of the device, nothing to carry
+        spec = kind.attrs.get(key)
+        old = source_kind.attrs[key]
+        at_default = old.has_default and old.default == value
+        if spec is not None and key not in ("host", "tag", "keys"):
+            out[key] = _value(value, _join(path, key), dialect, outcome)
+        elif key in MOVED_OPTIONS:
+            if not at_default:
+                outcome.moved.setdefault(path, {})[key] = _value(value, "", dialect, outcome)
+        elif not at_default:
+            outcome.lost.append(f"{_join(path, key)}={_show(value)}")
+    return out
+
+
+def _keys_derived(target: Target) -> bool:
+    """Whether the target's keys are what its release derives by itself (no ``-keys`` given).
+
+    Such keys follow the rules of the release (TVM 0.21 adds ``arm_cpu`` for an Arm triple,
+    TVM 0.6 did not), so the migrated target leaves them to the new release to derive.
+    """
+    config = target.to_json()
+    del config["keys"]
+    try:
+        return from_json(config, dialect=target.dialect).keys == target.keys
+    except TargetError:
+        return False
+
+
+def _value(value: Any, path: str, dialect: str, outcome: _Outcome) -> Any:
+    if isinstance(value, Target):
+        return _convert(value, dialect, path, outcome)
+    if isinstance(value, tuple):
+        return [_value(v, _join(path, i), dialect, outcome) for i, v in enumerate(value)]
+    return value
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Target):
+        return str(value)
+    if isinstance(value, tuple):
+        return ",".join(_show(v) for v in value)
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
+             environment: Environment | None) -> _Outcome:
+    load(target_dialect)  # an unknown dialect is a KeyError before anything is read
+    target = _read(source, source_dialect, environment)
+    outcome = _Outcome(source=target, json={})
+    converted = _convert(target, target_dialect, "", outcome)
+    outcome.json = from_json(converted, dialect=target_dialect, environment=environment).to_json()
+    return outcome
+
+
+def _check_dialects(source_dialect: str, target_dialect: str) -> None:
+    from ._schema import DIALECTS
+
+    for name in (target_dialect,) + (() if source_dialect == "auto" else (source_dialect,)):
+        if name not in DIALECTS:
+            raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, MigrationWarning, stacklevel=3)
+
+
+def migrate(source: TargetSource, *, source_dialect: str = "auto",
+            target_dialect: str = "tvm-0.27", environment: Environment | None = None
+            ) -> dict[str, Any]:
+    """The complete TargetJSON of the same target in ``target_dialect``.
+
+    ``source`` is target text (legacy string, tag or JSON text), a TargetJSON dict or a
+    :class:`Target`; ``source_dialect="auto"`` reads it in the newest release that accepts
+    it. The default ``target_dialect`` is what TVM 0.24 and later accept
+    (``tvm.target.Target(dict)``). Options TVM moved to the executor and runtime are left out
+    with a :class:`MigrationWarning` (:func:`migrate_config` carries them); so is anything
+    else without an equivalent. Raises :class:`TargetError` for a text no release reads and
+    :class:`MigrationError` for a kind the target dialect does not have.
+    """
+    _check_dialects(source_dialect, target_dialect)
+    outcome = _migrate(source, source_dialect, target_dialect, environment)
+    for path, options in outcome.moved.items():
+        where = f" of {path}" if path else ""
+        written = " ".join(f"-{k}={_show(v)}" for k, v in options.items())
+        _warn(f"{written}{where}: not a target option in {target_dialect} (TVM moved it to the "
+              "executor and runtime); targetlang.migrate_config() carries it")
+    for item in outcome.lost:
+        _warn(f"{item}: no equivalent in {target_dialect}; dropped")
+    return outcome.json
+
+
+def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
+                   target_dialect: str = "tvm-0.27", environment: Environment | None = None
+                   ) -> CompilationConfig:
+    """A :class:`CompilationConfig`: the migrated target, and its executor and runtime.
+
+    As the RFC "Migrating IRModules to Attributes" moved them: ``-executor`` (default
+    ``graph``) with ``link-params``, ``interface-api``, ``unpacked-api`` (and the byte
+    alignments) becomes the executor, ``-runtime`` (``c++`` is ``cpp``, ``c`` is ``crt``;
+    default ``cpp``) with ``-system-lib`` the runtime. Options of the host count as the
+    target's. Without any of them, executor and runtime are None (TVM's defaults). What the
+    chosen executor does not take is named in a :class:`MigrationWarning`.
+    """
+    from .backends import Executor, Runtime
+    from .config import CompilationConfig
+    from ._config_schema import facts
+
+    _check_dialects(source_dialect, target_dialect)
+    outcome = _migrate(source, source_dialect, target_dialect, environment)
+    options: dict[str, Any] = {}
+    for path, moved in outcome.moved.items():
+        for key, value in moved.items():
+            if key in options and options[key] != value:
+                _warn(f"-{key}={_show(value)} of {path or 'the target'} disagrees with "
+                      f"-{key}={_show(options[key])}; the first is kept")
+                continue
+            options.setdefault(key, value)
+    for item in outcome.lost:
+        _warn(f"{item}: no equivalent in {target_dialect}; dropped")
+    executor = runtime = None
+    executor_options = {k: options[k] for k in _EXECUTOR_OPTIONS if k in options}
+    if "executor" in options or executor_options:
+        name = str(options.get("executor", "graph"))
+        known = facts().executors
+        taken = known[name].options if name in known else {}
+        carried = {k: v for k, v in executor_options.items() if k in taken}
+        for key in executor_options:
+            if key not in carried:
+                _warn(f"-{key}={_show(executor_options[key])}: the {name} executor has no "
+                      f"{key!r} option; dropped")
+        executor = Executor(name, carried)
+    if "runtime" in options or "system-lib" in options:
+        attrs = {"system-lib": bool(options["system-lib"])} if "system-lib" in options else {}
+        runtime = Runtime(str(options.get("runtime", "cpp")), attrs)
+    target = from_json(outcome.json, dialect=target_dialect, environment=environment)
+    return CompilationConfig(targets=[target], executor=executor, runtime=runtime,
+                             dialect=target_dialect, environment=environment)

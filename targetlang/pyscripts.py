@@ -1,0 +1,343 @@
+"""Rewrite the legacy target strings of Python scripts into the dict literals TVM 0.24+ reads.
+
+Found: string literals passed to ``tvm.target.Target(target, host)`` (however it is
+imported: ``import tvm``, ``from tvm.target import Target as T``, ``from tvm import
+target``), and the ``target`` / ``target_host`` / ``host`` arguments (by keyword or position)
+of ``tvm.compile``, ``tvm.build``, ``relax.build`` and ``relay.build``. Each literal that a
+release older than TVM 0.24 reads and TVM 0.27 does not (a bare kind name or a tag needs no
+change) is replaced by the dict literal of :func:`targetlang.migrate`; every other byte of
+the file stays as it was. What cannot be proved to be a target (an f-string, a concatenation,
+a variable) or cannot be migrated without loss is reported with its line, never guessed at.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import os
+import tempfile
+import tokenize
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .environment import Environment
+from .errors import TargetError
+
+__all__ = ["Finding", "Rewrite", "ScriptResult", "migrate_source", "migrate_file", "py_literal"]
+
+#: Spellings of the functions inside TVM's package, read as the public name.
+_CANONICAL = {
+    "tvm.target.target.Target": "tvm.target.Target",
+    "tvm.driver.build": "tvm.build",
+    "tvm.driver.build_module.build": "tvm.build",
+    "tvm.driver.compile": "tvm.compile",
+    "tvm.driver.build_module.compile": "tvm.compile",
+    "tvm.relax.vm_build.build": "tvm.relax.build",
+    "tvm.relay.build_module.build": "tvm.relay.build",
+}
+#: Positional parameters that are targets: TVM 0.21's signatures (relay.build: TVM 0.19's).
+_POSITIONS: Mapping[str, Mapping[int, str]] = {
+    "tvm.target.Target": {0: "target", 1: "host"},
+    "tvm.compile": {1: "target"},
+    "tvm.relax.build": {1: "target"},
+    "tvm.relay.build": {1: "target", 2: "target_host"},
+    # tvm.build is (mod, target, pipeline) since 0.20 and (inputs, args, target, target_host)
+    # before; _build_positions tells them apart.
+    "tvm.build": {},
+}
+_KEYWORDS = {"target", "target_host", "host"}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A place that was not rewritten, and why."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column + 1}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """One literal replaced: where, the old source text, the new source text."""
+
+    line: int
+    column: int
+    old: str
+    new: str
+
+
+@dataclass
+class ScriptResult:
+    """The outcome for one file: the new text and what was rewritten or reported."""
+
+    path: str
+    original: str
+    text: str
+    rewrites: list[Rewrite] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+    def diff(self) -> str:
+        """A unified diff from the original to the rewritten text."""
+        return "".join(difflib.unified_diff(
+            self.original.splitlines(keepends=True), self.text.splitlines(keepends=True),
+            fromfile=f"a/{self.path}", tofile=f"b/{self.path}"))
+
+
+# ---- Python literals ---------------------------------------------------------------------------
+
+def py_literal(value: Any) -> str:
+    """A Python expression for a JSON value (dicts, lists, strings, numbers, bools, None)."""
+    import json
+
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+# ---- names ----------------------------------------------------------------------------------------
+
+def _aliases(tree: ast.AST) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tvm" or alias.name.startswith("tvm."):
+                    if alias.asname:
+                        names[alias.asname] = alias.name
+                    else:
+                        names["tvm"] = "tvm"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and \
+                (node.module == "tvm" or node.module.startswith("tvm.")):
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _qualified(func: ast.expr, aliases: Mapping[str, str]) -> str | None:
+    dotted = _dotted(func)
+    if dotted is None:
+        return None
+    head, _, rest = dotted.partition(".")
+    if head not in aliases:
+        return None
+    name = aliases[head] + ("." + rest if rest else "")
+    return _CANONICAL.get(name, name)
+
+
+def _build_positions(call: ast.Call) -> Mapping[int, str]:
+    second = call.args[1] if len(call.args) > 1 else None
+    if isinstance(second, (ast.Constant, ast.JoinedStr)) and \
+            isinstance(getattr(second, "value", ""), str):
+        return {1: "target"}  # build(mod, target, pipeline)
+    return {2: "target", 3: "target_host"}  # build(inputs, args, target, target_host)
+
+
+def _target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
+    positions = _build_positions(call) if name == "tvm.build" else _POSITIONS[name]
+    found = [(positions[i], arg) for i, arg in enumerate(call.args) if i in positions]
+    found += [(kw.arg, kw.value) for kw in call.keywords if kw.arg in _KEYWORDS]
+    return [(role, node) for role, node in found if not isinstance(node, ast.Starred)]
+
+
+# ---- rewriting ------------------------------------------------------------------------------------
+
+class _Source:
+    """Offsets into the text from the AST's (line, UTF-8 byte column) positions."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.splitlines(keepends=True)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+
+    def offset(self, line: int, byte_column: int) -> int:
+        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+        return self.starts[line - 1] + len(text.encode("utf-8")[:byte_column].decode("utf-8"))
+
+    def span(self, node: ast.expr) -> tuple[int, int]:
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        return (self.offset(node.lineno, node.col_offset),
+                self.offset(node.end_lineno, node.end_col_offset))
+
+
+def _single_literal(segment: str) -> bool:
+    """Whether the source of a str constant is one plain (not f-, not concatenated) literal."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(segment).readline)
+                  if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER,
+                                    tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return len(tokens) == 1 and tokens[0].type == tokenize.STRING
+
+
+def _describe(node: ast.expr) -> str:
+    if isinstance(node, ast.JoinedStr):
+        return "an f-string"
+    if isinstance(node, ast.BinOp):
+        return "a computed string (concatenation or formatting)"
+    if isinstance(node, ast.Name):
+        return f"the variable {node.id!r}"
+    return f"a {type(node).__name__} expression"
+
+
+def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
+                   environment: Environment | None = None) -> ScriptResult:
+    """Rewrite the legacy target literals of one Python source text."""
+    from .migration import MigrationWarning, detect_dialect, migrate
+
+    result = ScriptResult(path=path, original=text, text=text)
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as error:
+        result.findings.append(Finding(path, error.lineno or 1, (error.offset or 1) - 1,
+                                       f"not Python: {error.msg}"))
+        return result
+    aliases = _aliases(tree)
+    if not aliases:
+        return result
+    source = _Source(text)
+    edits: list[tuple[int, int, str]] = []
+    seen: set[int] = set()
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
+            continue
+        name = _qualified(call.func, aliases)
+        if name is None or name not in _POSITIONS:
+            continue
+        for role, node in _target_arguments(call, name):
+            where = (path, node.lineno, node.col_offset)
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, (ast.Dict, ast.Call)) or \
+                    (isinstance(node, ast.Constant) and node.value is None):
+                continue  # already a dict, or a Target built elsewhere, or no target
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                result.findings.append(Finding(*where, f"{role} of {name} is {_describe(node)}: "
+                                               "cannot prove it is a target; not rewritten"))
+                continue
+            start, end = source.span(node)
+            segment = text[start:end]
+            if not _single_literal(segment):
+                result.findings.append(Finding(*where, f"{role} of {name} is a concatenation of "
+                                               "string literals; not rewritten"))
+                continue
+            value = node.value
+            try:
+                dialect = detect_dialect(value)
+            except TargetError as error:
+                result.findings.append(Finding(*where, f"{role} of {name} {value!r} is not a "
+                                               f"target in any release: {error.message}"))
+                continue
+            if dialect == target_dialect or dialect == "tvm-0.27":
+                continue  # TVM 0.24 and later read it as it is (a kind name, a tag, JSON)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", MigrationWarning)
+                try:
+                    migrated = migrate(value, target_dialect=target_dialect,
+                                       environment=environment)
+                except TargetError as error:
+                    result.findings.append(Finding(*where, f"{role} of {name} {value!r}: "
+                                                   f"{error.message}"))
+                    continue
+            lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+            if lost:
+                result.findings.append(Finding(*where, f"{role} of {name} {value!r} cannot be "
+                                               f"migrated without loss ({'; '.join(lost)}); "
+                                               "not rewritten (see targetlang.migrate_config)"))
+                continue
+            new = py_literal(migrated)
+            edits.append((start, end, new))
+            result.rewrites.append(Rewrite(node.lineno, node.col_offset, segment, new))
+    if not edits:
+        return result
+    pieces: list[str] = []
+    last = len(text)
+    for start, end, new in sorted(edits, reverse=True):
+        pieces.append(text[end:last])
+        pieces.append(new)
+        last = start
+    pieces.append(text[:last])
+    result.text = "".join(reversed(pieces))
+    try:
+        compile(result.text, path, "exec", dont_inherit=True)
+    except SyntaxError as error:  # pragma: no cover - a literal for a literal cannot break it
+        result.findings.append(Finding(path, error.lineno or 1, 0,
+                                       f"the rewritten file does not compile ({error.msg}); "
+                                       "left unchanged"))
+        result.text = text
+        result.rewrites.clear()
+    result.findings.sort(key=lambda f: (f.line, f.column))
+    result.rewrites.sort(key=lambda r: (r.line, r.column))
+    return result
+
+
+def _read(path: Path) -> tuple[str, str]:
+    raw = path.read_bytes()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    return raw.decode(encoding), encoding
+
+
+def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
+                 target_dialect: str = "tvm-0.27",
+                 environment: Environment | None = None) -> ScriptResult:
+    """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""
+    file = Path(path)
+    text, encoding = _read(file)
+    result = migrate_source(text, path=str(path), target_dialect=target_dialect,
+                            environment=environment)
+    if write and result.changed:
+        write_atomically(file, result.text.encode(encoding))
+    return result
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` in one step (a temporary file beside it, then rename)."""
+    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
