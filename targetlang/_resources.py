@@ -7,8 +7,6 @@ The grammars live in the repository's ``grammar/`` folder, installed as the pack
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 def data_text(name: str) -> str:
     """The text of ``targetlang/_data/<name>``."""
@@ -24,5 +22,7 @@ def grammar_text(name: str) -> str:
     try:
         return resources.files("targetlang.grammar").joinpath(name).read_text("utf-8")
     except ModuleNotFoundError:
+        from pathlib import Path
+
         source = Path(__file__).resolve().parent.parent / "grammar" / name
         return source.read_text("utf-8")
