@@ -35,14 +35,19 @@ def _option_at(text: str, start: int, word: Word | None, form: OptionForm) -> Op
             raise SyntaxProblem(f"empty attribute key in {text!r}", start + dashes)
         if equals == len(text) - 1:
             raise SyntaxProblem(f"empty value for attribute {key!r}", start + len(text))
-        word = Word(text[equals + 1 :], start + equals + 1)
-        return Option(key, start + dashes, word, form, start, len(text))
+        word = _new(Word, (text[equals + 1 :], start + equals + 1))
+        return _new(Option, (key, start + dashes, word, form, start, len(text)))
     key = text[dashes:]
     if not key:
         raise SyntaxProblem(f"{text!r} is not an attribute key: expected a name after the dashes",
                             start)
     length = len(text) if word is None else word.offset + len(word.text) - start
-    return Option(key, start + dashes, word, form, start, length)
+    return _new(Option, (key, start + dashes, word, form, start, length))
+
+
+# Named tuples made straight from their fields: the generated __new__ costs a Python call
+# per node, which the fast path pays for every word.
+_new = tuple.__new__
 
 
 def _option(token: Token, value: Token | None, form: OptionForm) -> Option:
@@ -152,11 +157,12 @@ def _fast_parse(text: str) -> TargetText | None:
             assert terminal is not None
             word, start = m.group(terminal), m.start(terminal)
             if kind is None:
-                kind = Word(word, start)
+                kind = _new(Word, (word, start))
             elif terminal == "WORD":
                 if pending is None:
                     return None  # a value where an option should be: a syntax error
-                options.append(_option_at(pending[0], pending[1], Word(word, start), "spaced"))
+                options.append(_option_at(pending[0], pending[1], _new(Word, (word, start)),
+                                          "spaced"))
                 pending = None
                 continue
             else:
@@ -173,7 +179,7 @@ def _fast_parse(text: str) -> TargetText | None:
         return None
     if kind is None or text[pos:].strip(" "):
         return None
-    return TargetText(kind, tuple(options))
+    return _new(TargetText, (kind, tuple(options)))
 
 
 def parse_with_lark(text: str) -> TargetText:
