@@ -300,7 +300,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
             return offsets[key]
         return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
 
-    config = _reimport_queried(dict(config))
+    # A typed config was built by from_raw_string for this call; any other is the caller's.
+    config = _reimport_queried(config if typed else dict(config))  # type: ignore[arg-type]
     if ctx.schema.rules.feature_keys:
         # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
         config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}

@@ -66,7 +66,7 @@ class Target:
     _tag: str
     _keys: tuple[str, ...]
     _host: Target | None
-    _attrs: Mapping[str, AttrValue]
+    _attrs: MappingProxyType[str, AttrValue]
     _features: TargetFeatures
     _identity: str | None
     _canonical: str | None
@@ -147,11 +147,15 @@ class Target:
         out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": self._keys}
         if self._host is not None:
             out["host"] = self._host
-        out.update(self._attrs)  # attributes override the fields, as in TVM's Export()
+        out.update(self._attrs.copy())  # attributes override the fields, as in TVM's Export()
         # Arrays of strings are copied as lists; anything holding a target goes through _plain.
-        self._mutable = tuple(
-            (k, not isinstance(v, tuple) or any(isinstance(i, Target) for i in v))
-            for k, v in out.items() if isinstance(v, (tuple, Target)))
+        mutable = []
+        for key, value in out.items():
+            if type(value) is tuple:
+                mutable.append((key, not all(type(item) is str for item in value)))
+            elif isinstance(value, Target):
+                mutable.append((key, True))
+        self._mutable = tuple(mutable)
         return out
 
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
