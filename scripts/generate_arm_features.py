@@ -47,6 +47,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _generated import write_or_check  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / "targetlang" / "_data" / "arm-features.json"
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
@@ -539,13 +542,7 @@ def main() -> int:
         sys.exit(f"no TVM 0.21 oracle at {ORACLE_PYTHON}; run ../shared/oracle/install.sh")
     text = render(build())
     json.loads(text)  # the renderer must write valid JSON
-    if args.check:
-        same = OUTPUT.exists() and OUTPUT.read_text(encoding="utf-8") == text
-        print("Arm feature tables up to date" if same else f"{OUTPUT} differs from the oracle")
-        return 0 if same else 1
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(REPO)} ({len(text.encode()):,} bytes)")
-    return 0
+    return write_or_check(OUTPUT, text, check=args.check, source="the oracle")
 
 
 if __name__ == "__main__":

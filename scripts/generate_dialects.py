@@ -41,6 +41,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _generated import write_or_check  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "targetlang" / "_data"
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
@@ -460,13 +463,7 @@ def main() -> int:
     for dialect in args.dialects:
         path = DATA / f"{dialect}.json"
         text = render(GENERATORS[dialect]())
-        if args.check:
-            same = path.exists() and path.read_text(encoding="utf-8") == text
-            print(f"{path.name}: {'up to date' if same else 'differs'}")
-            status |= 0 if same else 1
-        else:
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path.relative_to(REPO)}")
+        status |= write_or_check(path, text, check=args.check)
     return status
 
 

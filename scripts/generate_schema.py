@@ -28,6 +28,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _generated import write_or_check  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / "targetlang" / "_data" / "tvm-0.21.json"
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
@@ -119,13 +122,7 @@ def main() -> int:
     done = subprocess.run([str(ORACLE_PYTHON), __file__, "--probe"], check=True,
                           stdout=subprocess.PIPE, text=True)
     text = render(json.loads(done.stdout))
-    if args.check:
-        same = OUTPUT.read_text(encoding="utf-8") == text
-        print("schema up to date" if same else f"{OUTPUT} differs from the oracle")
-        return 0 if same else 1
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(REPO)}")
-    return 0
+    return write_or_check(OUTPUT, text, check=args.check, source="the oracle")
 
 
 if __name__ == "__main__":

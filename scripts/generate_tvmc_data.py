@@ -31,6 +31,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _generated import write_or_check  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / "targetlang" / "_data" / "tvmc.json"
 TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
@@ -258,13 +261,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare with the committed file")
     args = parser.parse_args()
     text = json.dumps(facts(), indent=1, sort_keys=False, ensure_ascii=False) + "\n"
-    if args.check:
-        same = OUTPUT.read_text(encoding="utf-8") == text
-        print("up to date" if same else f"{OUTPUT} differs from TVM's history")
-        return 0 if same else 1
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(REPO)}")
-    return 0
+    return write_or_check(OUTPUT, text, check=args.check, source="TVM's history")
 
 
 if __name__ == "__main__":
