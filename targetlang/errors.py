@@ -88,13 +88,17 @@ class TargetError(ValueError):
         return f"{text}{where}\n    {_visible(line)}\n    {pad}^"
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (type(self), self.message, self.source, self.offset, self.path))
+        return (_rebuild, (type(self), self._message, self.source, self.offset, self.path,
+                           self._hint))
 
 
 def _rebuild(
-    cls: type[TargetError], message: str, source: str | None, offset: int | None, path: str | None
+    cls: type[TargetError], message: str, source: str | None, offset: int | None,
+    path: str | None, hint: tuple[str, tuple[str, ...]] | None = None,
 ) -> TargetError:
-    return cls(message, source=source, offset=offset, path=path)
+    error = cls(message, source=source, offset=offset, path=path)
+    error._hint = hint
+    return error
 
 
 def _visible(line: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from collections.abc import Iterator, Mapping
@@ -273,7 +274,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     outcome = _parse_memo(text, dialect, environment)
     if isinstance(outcome, Target):
         return outcome
-    raise outcome.with_traceback(None)
+    raise copy.copy(outcome)  # a fresh error each time: the cached one keeps no traceback
 
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
@@ -283,7 +284,10 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
     try:
         return _parse_uncached(text, dialect=dialect, environment=environment)
     except TargetError as error:
-        return error
+        # Kept without its traceback and context: their frames would keep every local of the
+        # failed read alive (kilobytes per cached error).
+        error.__context__ = None
+        return error.with_traceback(None)
 
 
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
