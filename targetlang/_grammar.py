@@ -136,6 +136,33 @@ def _word_scanner() -> re.Pattern[str]:
     return re.compile(" *(?:" + "|".join(words) + ")")
 
 
+def _words(text: str) -> list[tuple[str | None, str, int]] | None:
+    """The words of ``text`` with their terminals and offsets; None if a word does not end at
+    a space (an unclosed quote: no terminal matches it)."""
+    if "'" not in text and "\\" not in text:
+        # Without quotes or escapes a word is a run of non-spaces, and the terminals tell
+        # words apart by their first character and an "=" (as their regexes say).
+        words: list[tuple[str | None, str, int]] = []
+        start = 0
+        for word in text.split(" "):
+            if word:
+                terminal = "WORD" if word[0] != "-" else \
+                    "OPTION_ASSIGN" if "=" in word else "OPTION_NAME"
+                words.append((terminal, word, start))
+            start += len(word) + 1
+        return words
+    words = []
+    pos = 0
+    for m in _word_scanner().finditer(text):
+        if m.start() != pos:
+            return None  # something no terminal matches (an unclosed quote)
+        pos = m.end()
+        name = m.lastgroup
+        assert name is not None  # every alternative is a named group
+        words.append((name, m.group(name), m.start(name)))
+    return None if text[pos:].strip(" ") else words
+
+
 def _fast_parse(text: str) -> TargetText | None:
     """``start: kind option*`` over words matched by the grammar's terminals, or None.
 
@@ -144,41 +171,32 @@ def _fast_parse(text: str) -> TargetText | None:
     parser then decides, so errors have one source; a property test checks that whatever
     this accepts, the LALR parser reads the same.
     """
-    pos = 0
-    kind: Word | None = None
+    words = _words(text)
+    if not words:
+        return None
     options: list[Option] = []
     pending: tuple[str, int] | None = None  # an OPTION_NAME that may take the next WORD
     try:
-        for m in _word_scanner().finditer(text):
-            if m.start() != pos:
-                return None  # something no terminal matches (an unclosed quote)
-            pos = m.end()
-            terminal = m.lastgroup
-            assert terminal is not None
-            word, start = m.group(terminal), m.start(terminal)
-            if kind is None:
-                kind = _new(Word, (word, start))
-            elif terminal == "WORD":
+        for terminal, word, start in words[1:]:
+            if terminal == "WORD":
                 if pending is None:
                     return None  # a value where an option should be: a syntax error
                 options.append(_option_at(pending[0], pending[1], _new(Word, (word, start)),
                                           "spaced"))
                 pending = None
                 continue
+            if pending is not None:
+                options.append(_option_at(pending[0], pending[1], None, "flag"))
+                pending = None
+            if terminal == "OPTION_ASSIGN":
+                options.append(_option_at(word, start, None, "assign"))
             else:
-                if pending is not None:
-                    options.append(_option_at(pending[0], pending[1], None, "flag"))
-                    pending = None
-                if terminal == "OPTION_ASSIGN":
-                    options.append(_option_at(word, start, None, "assign"))
-                else:
-                    pending = (word, start)
+                pending = (word, start)
         if pending is not None:
             options.append(_option_at(pending[0], pending[1], None, "flag"))
     except SyntaxProblem:
         return None
-    if kind is None or text[pos:].strip(" "):
-        return None
+    kind = _new(Word, (words[0][1], words[0][2]))
     return _new(TargetText, (kind, tuple(options)))
 
 

@@ -42,8 +42,8 @@ from targetlang.strategies import (grammar_sentences, malformed_strings,  # noqa
                                    target_strings)
 
 
-@given(st.one_of(st.text(), st.text(alphabet=" -='\\,ab"), target_strings(),
-                 malformed_strings(), grammar_sentences()))
+@given(st.one_of(st.text(), st.text(alphabet=" -='\\,ab"), st.text(alphabet=" -=,ab\t"),
+                 target_strings(), malformed_strings(), grammar_sentences()))
 def test_fast_path_agrees_with_the_lalr_parser(text: str) -> None:
     fast = _fast_parse(text)
     if fast is not None:
