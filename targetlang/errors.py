@@ -43,6 +43,13 @@ class TargetError(ValueError):
         self.path = path
         super().__init__(message)
 
+    def _copy(self) -> TargetError:
+        """The same error as a new object (no traceback): cheaper than copy.copy."""
+        new = self.__class__.__new__(self.__class__)
+        new.__dict__.update(self.__dict__)
+        new.args = self.args
+        return new
+
     def _with_suggestion(self, name: str, candidates: tuple[str, ...]) -> TargetError:
         """Offer the closest of ``candidates`` to ``name`` (computed only when read)."""
         self._hint = (name, candidates)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 from collections.abc import Iterator, Mapping
@@ -274,7 +273,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     outcome = _parse_memo(text, dialect, environment)
     if isinstance(outcome, Target):
         return outcome
-    raise copy.copy(outcome)  # a fresh error each time: the cached one keeps no traceback
+    raise outcome._copy()  # a fresh error each time: the cached one keeps no traceback
 
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
