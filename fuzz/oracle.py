@@ -7,6 +7,7 @@ answered as TVM's failure and the worker is restarted.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
@@ -40,6 +41,7 @@ class Oracle:
         proc = subprocess.Popen([str(TVM021), str(QUERY), "--worker", "--mode", "parse"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        atexit.register(self.close)  # no worker outlives the run
         ready = self._read(proc, 120)
         if ready is None or "ready" not in json.loads(ready):
             raise RuntimeError(f"cannot start the TVM oracle worker {TVM021}")
@@ -76,6 +78,9 @@ class Oracle:
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait()
+            for stream in (self.proc.stdin, self.proc.stdout):
+                if stream is not None:
+                    stream.close()
             self.proc = None
 
 

@@ -85,6 +85,10 @@ def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None
 
 def from_top_level_text(text: str, ctx: Context) -> Target:
     """``tvm.target.Target(text)``: the Python wrapper's rewrites, then ``from_string``."""
+    bad = rules.unencodable_at(text)
+    if bad is not None:  # TVM hands the text to C++ as UTF-8 and refuses what is not
+        _fail(TargetSyntaxError, f"{text[bad]!r} cannot be encoded in UTF-8 (a lone surrogate), "
+              "so TVM refuses the text", ctx, bad)
     if ctx.schema.rules.reader is not None:  # another release's reader (_dialects_legacy.py)
         return _release_reader(text, ctx, Place())
     text = rules.truncate_at_nul(text)
@@ -150,16 +154,29 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
               ctx, place.at(offset), place.path)
     if not isinstance(config, dict):
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
-    return from_config(truncate_strings(config), ctx, Place(None, place.path),
-                       text_offset=place.at(0))
+    try:
+        config = truncate_strings(config)
+    except UnencodableString:
+        _fail(TargetSyntaxError, "cannot load the config dict: a string is not UTF-8 "
+              "(a lone surrogate escape)", ctx, place.at(0), place.path)
+    return from_config(config, ctx, Place(None, place.path), text_offset=place.at(0))
+
+
+class UnencodableString(Exception):
+    """A string of a config that TVM cannot receive (not UTF-8)."""
 
 
 def truncate_strings(value: Any) -> Any:
-    """Every string of a JSON value as TVM receives it (cut at the first NUL)."""
+    """Every string of a JSON value as TVM receives it (cut at the first NUL).
+
+    Raises ``UnencodableString`` for a string that is not UTF-8 (TVM refuses the config).
+    """
     if isinstance(value, str):
+        if rules.unencodable_at(value) is not None:
+            raise UnencodableString(value)
         return rules.truncate_at_nul(value)
     if isinstance(value, dict):
-        return {rules.truncate_at_nul(k) if isinstance(k, str) else k: truncate_strings(v)
+        return {truncate_strings(k) if isinstance(k, str) else k: truncate_strings(v)
                 for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [truncate_strings(v) for v in value]

@@ -33,6 +33,20 @@ def truncate_at_nul(text: str) -> str:
     return text if nul < 0 else text[:nul]
 
 
+def unencodable_at(text: str) -> int | None:
+    """Where ``text`` stops being UTF-8 (a lone surrogate), or None.
+
+    TVM hands every Python string to C++ as UTF-8, and refuses one that cannot be.
+    """
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return e.start
+    return None
+
+
 def is_quoted(text: str) -> bool:
     """``TargetInternal::IsQuoted``: enclosed in quotes, with no unescaped quote inside."""
     if len(text) < 2 or text[0] != QUOTE or text[-1] != QUOTE:

@@ -9,7 +9,14 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from . import _format
-from ._lower import Context, Place, from_config, from_top_level_text, truncate_strings
+from ._lower import (
+    Context,
+    Place,
+    UnencodableString,
+    from_config,
+    from_top_level_text,
+    truncate_strings,
+)
 from ._schema import DIALECTS, DialectSchema, KindSpec, load
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError
@@ -311,6 +318,9 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
     ctx = Context(_schema(dialect), environment, None)
     try:
         return from_config(truncate_strings(dict(obj)), ctx, Place())
+    except UnencodableString:
+        raise TargetSyntaxError("a string of the config is not UTF-8 (a lone surrogate), "
+                                "which TVM refuses") from None
     except RecursionError:
         raise TargetSyntaxError("target nested too deeply") from None
 
