@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -19,3 +20,16 @@ def write_or_check(path: Path, text: str, *, check: bool, source: str = "its sou
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path.relative_to(REPO)} ({len(text.encode()):,} bytes)")
     return 0
+
+
+def plain(value: Any, target_class: type) -> Any:
+    """A TVM value (Map, Array, String, IntImm, Target) as plain JSON; runs in an oracle."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, target_class):
+        return plain(value.export(), target_class)  # type: ignore[attr-defined]
+    if hasattr(value, "dtype") and hasattr(value, "value"):
+        return bool(value.value) if str(value.dtype) == "bool" else value.value
+    if hasattr(value, "items"):
+        return {str(k): plain(x, target_class) for k, x in value.items()}
+    return [plain(x, target_class) for x in value]

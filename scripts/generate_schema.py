@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _generated import plain as plain_json  # noqa: E402
 from _generated import write_or_check  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -56,15 +57,7 @@ def probe() -> dict[str, Any]:
     from tvm.target import Target, TargetKind  # type: ignore[import-not-found]
 
     def plain(v: Any) -> Any:
-        if v is None or isinstance(v, (bool, int, float, str)):
-            return v
-        if isinstance(v, Target):
-            return plain(v.export())
-        if hasattr(v, "dtype") and hasattr(v, "value"):
-            return bool(v.value) if str(v.dtype) == "bool" else v.value
-        if hasattr(v, "items"):
-            return {str(k): plain(x) for k, x in v.items()}
-        return [plain(x) for x in v]
+        return plain_json(v, Target)
 
     kinds: dict[str, Any] = {}
     for name in sorted(str(k) for k in Target.list_kinds()):
