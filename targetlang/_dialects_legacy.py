@@ -23,8 +23,9 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ._ast import Option, Word
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
-from ._parsers import TargetParser
+from ._parsers import Hook
 from ._schema import _read
 from .errors import (
     AttributeTypeError,
@@ -61,7 +62,7 @@ def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None
 
 # ---- TVM 0.24 to 0.27 --------------------------------------------------------------------------
 
-def _webgpu_027(config: dict[str, Any], env: Environment | None
+def _webgpu_027(config: dict[str, Any], env: Environment | None, from_env: set[str]
                 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """``UpdateWebGPUAttrs`` (src/backend/webgpu/codegen/target_kind.cc, TVM 0.27): a warp
     wider than 1 needs subgroups, and subgroups mean a warp of 32."""
@@ -82,10 +83,11 @@ def _webgpu_027(config: dict[str, Any], env: Environment | None
     return config, None
 
 
-_RELEASE_PARSERS: dict[tuple[str, str], TargetParser] = {("tvm-0.27", "webgpu"): _webgpu_027}
+_RELEASE_PARSERS: dict[tuple[str, str], Hook] = {
+    ("tvm-0.27", "webgpu"): Hook("UpdateWebGPUAttrs", _webgpu_027)}
 
 
-def release_parser(dialect: str, kind: str) -> TargetParser:
+def release_parser(dialect: str, kind: str) -> Hook:
     """The target parser of ``kind`` that ``dialect``'s release has and TVM 0.21 had not."""
     return _RELEASE_PARSERS[(dialect, kind)]
 
@@ -96,7 +98,7 @@ def _read_027(text: str, ctx: Context, place: Place) -> Target:
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
     if text in ctx.schema.kinds:
-        return from_config({"kind": text}, ctx, place, text_offset=place.at(0))
+        return from_config({"kind": text}, ctx, place, text_offset=place.at(0), form="text")
     if re.fullmatch(r"[\w.]+", text):
         close = difflib.get_close_matches(text, list(ctx.schema.kinds), n=1, cutoff=0.75)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -161,6 +163,7 @@ def _read_06(text: str, ctx: Context, place: Place) -> Target:
     aliases, fixed, data = _facts_06()
     config: dict[str, Any] = {"kind": name}
     offsets: dict[str, int] = {}
+    written: list[Option] = []  # for the trace, under the attributes' names
     pushed_keys: list[str] = []
     for word, offset in words[1:]:
         if not word.startswith("-"):
@@ -191,6 +194,9 @@ def _read_06(text: str, ctx: Context, place: Place) -> Target:
             _fail(DuplicateAttributeError, f"the key {attr!r} appears more than once", ctx,
                   place.at(offset + 1))
         offsets[attr] = place.at(offset + 1 + len(key) + 1)
+        word_value = Word(value, offset + 1 + len(key) + 1) if equals else None
+        written.append(Option(attr, offset + 1, word_value, "assign" if equals else "flag",
+                              offset, len(word)))
         if spec.type == "bool":
             config[attr] = True
         elif spec.type == "array<str>":
@@ -211,4 +217,5 @@ def _read_06(text: str, ctx: Context, place: Place) -> Target:
     warp = data["kinds"][name]["attrs"]["thread_warp_size"]
     if device is not None and device in warp:
         config["thread_warp_size"] = warp[device]  # opencl -device=intel_graphics: 16
-    return from_config(config, ctx, place, offsets=offsets)
+    return from_config(config, ctx, place, offsets=offsets, form="text",
+                       options=tuple(written))

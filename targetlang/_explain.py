@@ -1,19 +1,20 @@
 """``targetlang explain``: a target as a tree, each value with where it came from.
 
-Where a value came from is not something ``parse`` records; it is found here by comparing
-readings of the same text, outside the parser:
+Where a value came from is what the lowering recorded while it read the text (the target's
+trace, ``targetlang/_trace.py``); nothing is read twice or guessed:
 
-* ``written``: the text (or JSON) gave the attribute (``_written`` reads the text again);
+* ``written``: the text (or JSON) gave the attribute;
 * ``tag``: the registered tag named by the text gave it;
-* ``environment``: it is missing or different when the text is read with no environment;
-* ``default``: it equals the default the kind registered;
+* ``default``: the kind's registered default;
+* ``environment``: the kind's target parser filled it in from the ``Environment``;
+* ``target parser``: the kind's target-parser hook set it (``mtriple`` for rocm, the Arm
+  keys, ...); the JSON tree names the hook (``"hook": "UpdateROCmAttrs"``);
 * ``device query``: ``-from_device`` was written and the attribute is null;
-* ``target parser``: none of these, so the kind's target parser set it (``mtriple`` from
-  ``-mcpu``, the Arm keys, ...).
+* ``derived``: the release's reader set it from another value (TVM 0.6's
+  ``-device=intel_graphics`` sets ``thread_warp_size``).
 
-Keys are ``written``, ``-device`` (TVM appends the device), ``default`` (the kind's default
-keys, when no ``-keys`` was given) or ``target parser``; features always come from the target
-parser.
+Keys are ``written``/``tag``, ``-device`` (TVM appends the device), ``default`` (the kind's
+default keys) or ``target parser``; features always come from the target parser.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ._schema import load
-from ._written import WrittenTarget, array_items, read_source
 from .environment import Environment
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 
@@ -36,88 +35,43 @@ ORIGINS = {"text": "legacy text", "json": "JSON", "tag": "registered tag"}
 def explain(text: str, *, dialect: str = DEFAULT_DIALECT,
             environment: Environment | None = None) -> Node:
     """The explanation tree of a target text, as plain JSON (raises ``TargetError``)."""
-    target = parse(text, dialect=dialect, environment=environment)
-    pure = parse(text, dialect=dialect) if environment is not None else target
-    written, _ = read_source(text, load(dialect))
-    return _node(target, pure, written)
+    return node(parse(text, dialect=dialect, environment=environment))
 
 
-def _written_keys(written: WrittenTarget | None) -> list[str] | None:
-    if written is None or "keys" not in written.options:
-        return None
-    option = written.options["keys"]
-    if option.text is not None:
-        return [item.strip(" ") for item, _ in array_items(option)]
-    return [k for k in option.value or () if isinstance(k, str)]
-
-
-def _node(target: Target, pure: Target | None, written: WrittenTarget | None,
-          in_tag: bool = False) -> Node:
+def node(target: Target) -> Node:
+    """The explanation tree of a target, from its trace."""
+    trace = target._trace
     kind = kinds(target.dialect)[target.kind]
-    in_tag = in_tag or (written is not None and written.origin == "tag")
-    given = "tag" if in_tag else "written"
-    options = written.options if written is not None else {}
-    keys_written = _written_keys(written)
-    device = target.attrs.get("device")
-    keys = []
-    for key in target.keys:
-        if keys_written is not None and key in keys_written:
-            source = given
-        elif key == device:
-            source = "-device"
-        elif keys_written is None and key in kind.default_keys:
-            source = "default"
-        else:
-            source = "target parser"
-        keys.append({"key": key, "source": source})
+    keys = [{"key": key, "source": source} for key, source in
+            trace.key_origins(target.keys, target.attrs.get("device"), kind.default_keys)]
     attrs = []
     devices: list[Node | None] | None = None
-    defaults = kind.defaults
     for name, value in target.attrs.items():
-        if name in options:
-            source = given
-        elif pure is not None and (name not in pure.attrs or pure.attrs[name] != value):
-            source = "environment"
-        elif name in defaults and defaults[name] == value:
-            source = "default"
-        elif "from_device" in options and value is None:
-            source = "device query"
-        else:
-            source = "target parser"
         if name == "devices" and isinstance(value, tuple):
-            pure_devices = pure.attrs.get("devices") if pure is not None else None
-            written_devices = written.devices if written is not None else None
-            devices = [
-                None if device_target is None else _node(
-                    device_target,
-                    pure_devices[i] if isinstance(pure_devices, tuple) and i < len(pure_devices)
-                    else None,
-                    written_devices[i] if written_devices and i < len(written_devices) else None,
-                    in_tag)
-                for i, device_target in enumerate(value)
-            ]
+            devices = [None if device is None else node(device) for device in value]
             continue
-        attrs.append({"name": name, "value": _plain(value), "source": source})
-    node: Node = {
+        source = trace.attr_origin(name, value, kind.defaults)
+        entry = {"name": name, "value": _plain(value), "source": source}
+        if source in ("target parser", "environment") and trace.hook is not None:
+            entry["hook"] = trace.hook
+        attrs.append(entry)
+    out: Node = {
         "kind": target.kind,
-        "origin": written.origin if written is not None else "text",
+        "origin": trace.form,
         "keys": keys,
-        "keys_source": given if keys_written is not None else "default",
+        "keys_source": trace.source_name if trace.given_keys() is not None else "default",
         "attrs": attrs,
-        "features": [{"name": k, "value": v, "source": "target parser"}
+        "features": [{"name": k, "value": v, "source": "target parser", "hook": trace.hook}
                      for k, v in target.features.items()],
     }
-    if written is not None and written.tag_name:
-        node["tag_name"] = written.tag_name
+    if trace.form == "tag":
+        out["tag_name"] = trace.tag_name
     if target.host is not None:
-        host_source = "tag" if given == "tag" else (
-            "written" if "host" in options else "target parser")
-        node["host"] = _node(target.host, pure.host if pure is not None else None,
-                             written.host if written is not None else None, in_tag)
-        node["host"]["source"] = host_source
+        out["host"] = node(target.host)
+        out["host"]["source"] = trace.source_name
     if devices is not None:
-        node["devices"] = devices
-    return node
+        out["devices"] = devices
+    return out
 
 
 def _plain(value: Any) -> Any:
@@ -133,7 +87,8 @@ def _plain(value: Any) -> Any:
 Paint = Callable[[str, str], str]
 
 _SOURCE_STYLE = {"written": "green", "tag": "magenta", "default": "dim", "environment": "yellow",
-                 "target parser": "cyan", "-device": "cyan", "device query": "yellow"}
+                 "target parser": "cyan", "-device": "cyan", "device query": "yellow",
+                 "derived": "cyan"}
 
 
 def _value(value: Any) -> str:

@@ -27,16 +27,18 @@ import difflib
 import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import _tvm_rules as rules
+from ._ast import Option
 from ._resources import data_text
 from ._schema import DialectSchema, load
-from ._written import WrittenOption, WrittenTarget, array_items, read_source
+from ._trace import Trace
 from .environment import Environment
 from .errors import TargetError
-from .target import DEFAULT_DIALECT, parse
+from .target import DEFAULT_DIALECT, Target, parse
 
 __all__ = ["LintWarning", "lint"]
 
@@ -111,22 +113,82 @@ def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
     The text must be valid: an invalid one raises its :class:`TargetError`, as ``parse``
     does. Each warning has a ``code``, a ``message`` and an ``offset`` into ``text``.
     """
-    parse(text, dialect=dialect, environment=environment)
+    target = parse(text, dialect=dialect, environment=environment)
     linter = _Linter(text, dialect)
-    written, prepared = read_source(text, load(dialect))
-    if prepared.nul is not None:
-        linter.warn("nul", "TVM ignores everything after a NUL character", prepared.nul)
-    for at in prepared.mkldnn:
+    trace = target._trace
+    if trace.nul is not None:
+        linter.warn("nul", "TVM ignores everything after a NUL character", trace.nul)
+    for at in trace.mkldnn:
         linter.warn("mkldnn", "TVM rewrote 'mkldnn' to 'dnnl' here: it rewrites every "
                     "'mkldnn' of a text that contains -libs=mkldnn", at)
-    linter.target(written)
+    linter.target(target, "")
     return sorted(dict.fromkeys(linter.found),
                   key=lambda w: (w.offset is None, w.offset or 0, w.code))
+
+
+#: index into an interpreted value -> offset in the outermost source (None: nowhere in it)
+Where = Callable[[int], "int | None"]
+
+
+def _nowhere(_: int) -> int | None:
+    return None
+
+
+def _join(path: str, key: str | int) -> str:
+    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else key
+
+
+class _Written:
+    """One option of legacy text as written: its word, interpretation, and source offsets."""
+
+    def __init__(self, option: Option, type_: str, path: str, at: Callable[[int], int] | None,
+                 quoting: bool) -> None:
+        self.quoting = quoting
+        self.key = option.key
+        self.type = type_
+        self.path = path
+        word = option.value
+        self.raw = None if word is None else word.text
+        if word is None:
+            self.text = "1"  # a bare -flag means "1"; it has no characters of its own
+            self.where: Where = _nowhere if at is None else (lambda _: at(option.offset))
+            return
+        if quoting:
+            self.text, positions = rules.interpret_each(word.text)
+        else:  # TVM 0.6: a word is its own value
+            self.text, positions = word.text, list(range(len(word.text) + 1))
+        start = word.offset
+        if at is None:
+            self.where = _nowhere
+        else:
+            self.where = lambda i: at(start + positions[min(max(i, 0), len(positions) - 1)])
+
+    def items(self) -> list[tuple[str, Where]]:
+        """The items of an array value, each interpreted, with its ``where``."""
+        out: list[tuple[str, Where]] = []
+        if not self.quoting:
+            begin = 0
+            for piece in self.text.split(","):
+                def piece_where(i: int, begin: int = begin) -> int | None:
+                    return self.where(begin + i)
+                out.append((piece, piece_where))
+                begin += len(piece) + 1
+            return out
+        for piece, start in rules.split_string(self.text, ","):
+            item, positions = rules.interpret_each(piece)
+
+            def item_where(i: int, start: int = start, positions: list[int] = positions
+                           ) -> int | None:
+                return self.where(start + positions[min(max(i, 0), len(positions) - 1)])
+
+            out.append((item, item_where))
+        return out
 
 
 class _Linter:
     def __init__(self, source: str, dialect: str) -> None:
         self.source = source
+        self.schema = load(dialect)
         self.known = _known(dialect)
         self.found: list[LintWarning] = []
 
@@ -134,42 +196,54 @@ class _Linter:
         self.found.append(LintWarning(code, message, self.source, offset,
                                       path if offset is None else None))
 
-    def target(self, written: WrittenTarget) -> None:
-        if written.origin == "tag":
+    def target(self, target: Target, path: str) -> None:
+        trace: Trace = target._trace
+        if trace.tag_name is not None:
             return  # TVM's own registered values
-        for option in written.options.values():
-            if written.origin == "text":
-                self.text_option(written.kind or "", option)
-            else:
-                self.json_option(written.kind or "", option)
-        if written.host is not None:
-            self.target(written.host)
-        for device in written.devices or ():
-            if device is not None:
-                self.target(device)
+        specs = self.schema.kinds[target.kind].attrs
+        if trace.form == "text":
+            # Offsets count only when they index the text being linted (not a text inside JSON).
+            at = trace.at if trace.source == self.source else None
+            for option in trace.options:
+                spec = specs.get(option.key)
+                if spec is not None:
+                    self.text_option(target.kind,
+                                     _Written(option, spec.type, _join(path, option.key), at,
+                                              self.schema.rules.quoting))
+        else:
+            for key, value in trace.given.items():
+                spec = specs.get(key) if isinstance(key, str) and key != "kind" else None
+                if spec is not None:
+                    self.json_option(target.kind, key, spec.type, value, _join(path, key))
+        if target.host is not None:
+            self.target(target.host, _join(path, "host"))
+        devices = target.attrs.get("devices")
+        if isinstance(devices, tuple):
+            for index, device in enumerate(devices):
+                if isinstance(device, Target):
+                    self.target(device, _join(_join(path, "devices"), index))
 
     # ---- legacy text -------------------------------------------------------------------
 
-    def text_option(self, kind: str, option: WrittenOption) -> None:
-        assert option.text is not None
+    def text_option(self, kind: str, option: _Written) -> None:
         shown = f"-{option.key}" if option.raw is None else f"-{option.key}={option.raw}"
         if option.raw is None:
             if option.type != "bool":
                 value = "the integer 1" if option.type == "int" else "'1'"
                 self.warn("bare-flag", f"a bare -{option.key} sets {option.key} to {value}: "
-                          f"write -{option.key}=VALUE", option.where(0))
+                          f"write -{option.key}=VALUE", option.where(0), option.path)
             return
         if option.type in ("int", "bool"):
             self.integer(option, shown)
         elif option.type == "str":
             self.value(kind, option.key, option.text, option.where(0), option.path)
         elif option.type == "array<str>":
-            for item, where in array_items(option):
+            for item, where in option.items():
                 self.value(kind, option.key, item.strip(" "), where(0), option.path)
 
-    def integer(self, option: WrittenOption, shown: str) -> None:
+    def integer(self, option: _Written, shown: str) -> None:
         """``std::istream >> int64_t``, then TVM's true/false fallback (_tvm_rules.parse_int)."""
-        text = option.text or ""
+        text = option.text
         i = 0
         while i < len(text) and text[i] in _CXX_SPACE:
             i += 1
@@ -183,34 +257,33 @@ class _Linter:
             if option.type == "int":
                 number = 1 if text.lower() == "true" else 0
                 self.warn("int-word", f"{shown} is read as {number}: an integer attribute takes "
-                          "a number", option.where(0))
+                          "a number", option.where(0), option.path)
             return
         number = int(text[sign:i])
         rest = text[i:]
         if rest and text[sign:i].lstrip("+-") == "0" and re.match(r"[xX][0-9a-fA-F]", rest):
             self.warn("int-hex", f"{shown} is read as 0: TVM reads integers in decimal only",
-                      option.where(i))
+                      option.where(i), option.path)
         elif rest:
             self.warn("int-suffix", f"{shown} is read as {number}: TVM ignores {rest!r} after "
-                      "the number", option.where(i))
+                      "the number", option.where(i), option.path)
         if option.type == "bool" and number not in (0, 1):
             self.warn("bool-range", f"{shown} is read as true: a bool attribute is an integer, "
-                      "and any integer but 0 is true", option.where(0))
+                      "and any integer but 0 is true", option.where(0), option.path)
 
     # ---- JSON --------------------------------------------------------------------------
 
-    def json_option(self, kind: str, option: WrittenOption) -> None:
-        value = option.value
-        if option.type == "bool" and isinstance(value, int) and not isinstance(value, bool) \
+    def json_option(self, kind: str, key: str, type_: str, value: Any, path: str) -> None:
+        if type_ == "bool" and isinstance(value, int) and not isinstance(value, bool) \
                 and value not in (0, 1):
             self.warn("bool-range", f"{value} is read as true: any integer but 0 "
-                      "is true", None, option.path)
-        elif option.type == "str" and isinstance(value, str):
-            self.value(kind, option.key, value, None, option.path)
-        elif option.type == "array<str>" and isinstance(value, list):
+                      "is true", None, path)
+        elif type_ == "str" and isinstance(value, str):
+            self.value(kind, key, value, None, path)
+        elif type_ == "array<str>" and isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, str):
-                    self.value(kind, option.key, item, None, f"{option.path}[{index}]")
+                    self.value(kind, key, item, None, f"{path}[{index}]")
 
     # ---- values ------------------------------------------------------------------------
 

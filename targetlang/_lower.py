@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from . import _tvm_rules as rules
+from ._ast import Option
 from ._grammar import SyntaxProblem, parse_target_text
-from ._parsers import TARGET_PARSERS, TargetParser
+from ._parsers import TARGET_PARSERS, Hook
 from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
+from ._trace import Form
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -34,13 +36,17 @@ if TYPE_CHECKING:
 _INT64 = (-(2**63), 2**63 - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What one read needs: the dialect's schema, the environment and the outermost source."""
+class Context(NamedTuple):
+    """What one read needs: the dialect's schema, the environment and the outermost source.
+
+    (A named tuple: one is made per read, where a frozen dataclass costs more.)
+    """
 
     schema: DialectSchema
     environment: Environment | None
     source: str | None
+    #: the registered tag being read (its values are traced as the tag's)
+    tag: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,16 +97,23 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
               "so TVM refuses the text", ctx, bad)
     if ctx.schema.rules.reader is not None:  # another release's reader (_dialects_legacy.py)
         return _release_reader(text, ctx, Place())
-    text = rules.truncate_at_nul(text)
+    nul = text.find("\0")
+    if nul >= 0:
+        text = text[:nul]
     place = Place()
+    found: list[int] = []
     if "-libs=mkldnn" in text:
         # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".
-        text, positions = _replace_with_positions(text, "mkldnn", "dnnl")
+        text, positions = _replace_with_positions(text, "mkldnn", "dnnl", found)
         place = Place(positions)
-    return from_string(text, ctx, place)
+    target = from_string(text, ctx, place)
+    if nul >= 0 or found:  # the trace keeps what the wrapper did, for lint
+        target._traced = (*target._traced[:-2], nul if nul >= 0 else None, tuple(found))
+    return target
 
 
-def _replace_with_positions(text: str, old: str, new: str) -> tuple[str, list[int]]:
+def _replace_with_positions(text: str, old: str, new: str,
+                            found: list[int]) -> tuple[str, list[int]]:
     out: list[str] = []
     positions: list[int] = []
     i = 0
@@ -108,6 +121,7 @@ def _replace_with_positions(text: str, old: str, new: str) -> tuple[str, list[in
         j = text.find(old, i)
         if j < 0:
             break
+        found.append(j)
         out.append(text[i:j])
         positions.extend(range(i, j))
         out.append(new)
@@ -138,8 +152,9 @@ def _release_reader(text: str, ctx: Context, place: Place) -> Target:
 def from_tag(name: str, ctx: Context) -> Target:
     """A registered tag: the target TVM registered under that name (its ``tag`` field is "")."""
     config = json.loads(json.dumps(ctx.schema.tag_configs[name]))  # a private deep copy
-    tag_ctx = Context(ctx.schema, None, None)  # tag configs are complete: nothing to detect
-    return from_config(config, tag_ctx, Place())
+    # Tag configs are complete: nothing to detect.
+    tag_ctx = Context(ctx.schema, None, None, tag=name)
+    return from_config(config, tag_ctx, Place(), form="tag")
 
 
 def from_config_string(text: str, ctx: Context, place: Place) -> Target:
@@ -216,7 +231,8 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
             typed = value_from_text(raw, spec.type, ctx, place, raw_offset, key,
                                     flag=value is None)
         config[key] = typed
-    return from_config(config, ctx, place, offsets=offsets, typed=True)
+    return from_config(config, ctx, place, offsets=offsets, typed=True, form="text",
+                       options=syntax.options)
 
 
 _NOT_PLAIN: Any = object()
@@ -300,12 +316,14 @@ def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str)
 
 def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
                 offsets: Mapping[str, int] | None = None, text_offset: int | None = None,
-                typed: bool = False) -> Target:
+                typed: bool = False, form: Form = "json",
+                options: tuple[Option, ...] = ()) -> Target:
     """``TargetInternal::FromConfig``: the kind's parser, tag, keys, host, attributes, defaults.
 
     ``offsets`` gives, for legacy text, where each key's value was written (for errors);
     ``text_offset`` is where JSON text started. ``typed`` says the values were already read
     by ``value_from_text`` (TVM's second ParseType leaves such values as they are).
+    ``form`` and ``options`` (legacy text's options as written) go into the target's trace.
     """
     from .target import Target
 
@@ -333,13 +351,20 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
               ctx, where(), _join(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
-    parser = _parser_for(ctx.schema, kind.name)
-    if parser is not None:
+    as_given = config.copy()  # for the trace: the config before the hook changes it
+    hook = _hook_for(ctx.schema, kind.name)
+    hook_out: Mapping[str, Any] | None = None
+    hook_keys: Any = None
+    filled: set[str] | frozenset[str] = _NONE
+    if hook is not None:
+        filled = set()
         try:
-            config, features = parser(config, ctx.environment)
+            config, features = hook.run(config, ctx.environment, filled)
         except TargetError as e:
             json_path = (_join(path, e.path) if e.path else path) if not offsets else None
             _fail(type(e), e.message, ctx, where(e.path), json_path)
+        # References only: the trace works out what the hook changed when it is asked.
+        hook_out, hook_keys = config, config.get("keys")
     del config["kind"]
 
     tag = config.pop("tag", "")
@@ -385,7 +410,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         spec = _attr(kind, key, ctx, where(key), path)
         attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), _join(path, key))
 
-    if "from_device" in attrs:
+    queried = "from_device" in attrs
+    if queried:
         # QueryDevice: only the CPU device API is always there (and its device always exists);
         # it answers every option with nothing, so each unset attribute becomes null.
         del attrs["from_device"]
@@ -396,11 +422,18 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if kind.defaults:
         attrs = {**kind.defaults, **attrs}
 
+    # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
+    trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
+             hook_out, hook_keys, filled, queried, ctx.source, None, ())
     return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
-                          host=host, attrs=attrs, features=features)
+                          host=host, attrs=attrs, features=features, trace=trace)
 
 
-def _parser_for(schema: DialectSchema, kind: str) -> TargetParser | None:
+_ABSENT: Any = object()
+_NONE: frozenset[str] = frozenset()
+
+
+def _hook_for(schema: DialectSchema, kind: str) -> Hook | None:
     """The target parser the dialect's release ran for ``kind`` (None: none)."""
     if kind in schema.rules.own_parsers:
         from ._dialects_legacy import release_parser
@@ -449,7 +482,7 @@ def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path:
 def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
                       path: str) -> Target:
     """A target given as a string inside JSON: errors point at that JSON value."""
-    inner_ctx = Context(ctx.schema, ctx.environment, text)
+    inner_ctx = Context(ctx.schema, ctx.environment, text, ctx.tag)
     try:
         return from_string(text, inner_ctx, Place(None, path))
     except TargetError as e:

@@ -11,6 +11,7 @@ Sources: ``src/target/target_kind.cc`` (cuda, nvptx, rocm, test) and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from . import _arm
@@ -19,7 +20,18 @@ from .errors import AttributeTypeError, TargetValueError
 
 Config = dict[str, Any]
 Features = dict[str, Any]
-TargetParser = Callable[[Config, "Environment | None"], "tuple[Config, Features | None]"]
+#: A target parser: the config, the environment, and a set to which it adds each key it
+#: filled in from the environment (the lowering's trace says where values came from).
+TargetParser = Callable[[Config, "Environment | None", "set[str]"],
+                        "tuple[Config, Features | None]"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """A kind's target-parser hook: TVM's name for it, and what it does."""
+
+    name: str
+    run: TargetParser
 
 
 def _optional_str(config: Mapping[str, Any], key: str) -> str | None:
@@ -209,13 +221,14 @@ def _stoll(text: str) -> int | None:
 
 # ---- the parsers -------------------------------------------------------------------------
 
-def parse_cpu(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``parsers::cpu::ParseTarget`` (llvm and c)."""
     mtriple = _optional_str(config, "mtriple")
     mcpu = _optional_str(config, "mcpu")
     if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
         if env is not None and env.system_triple is not None:
             config["mtriple"] = env.system_triple
+            from_env.add("mtriple")
     if _is_mprofile(config):
         features = _mprofile_features(config)
         _merge_arm_keys(config)
@@ -227,7 +240,7 @@ def parse_cpu(config: Config, env: Environment | None) -> tuple[Config, Features
     return config, None
 
 
-def parse_cuda(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``UpdateCUDAAttrs``: validate ``-arch`` or fill it in from the first GPU."""
     if "arch" in config:
         arch = _required_str(config, "arch")
@@ -235,10 +248,11 @@ def parse_cuda(config: Config, env: Environment | None) -> tuple[Config, Feature
             raise TargetValueError(f"CUDA target gets an invalid CUDA arch: -arch={arch}", path="arch")
     elif env is not None and env.cuda_arch is not None:
         config["arch"] = env.cuda_arch
+        from_env.add("arch")
     return config, None
 
 
-def parse_nvptx(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``UpdateNVPTXAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in."""
     _check_or_set(config, "mtriple", "nvptx64-nvidia-cuda")
     if "mcpu" in config:
@@ -247,6 +261,7 @@ def parse_nvptx(config: Config, env: Environment | None) -> tuple[Config, Featur
             raise TargetValueError(f"NVPTX target gets an invalid CUDA arch: -mcpu={mcpu}", path="mcpu")
     elif env is not None and env.cuda_arch is not None:
         config["mcpu"] = env.cuda_arch
+        from_env.add("mcpu")
     return config, None
 
 
@@ -260,7 +275,7 @@ def _gfx_version(mcpu: str) -> str:
     return mcpu[3:end]
 
 
-def parse_rocm(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``UpdateROCmAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in; old-ROCm mattr."""
     _check_or_set(config, "mtriple", "amdgcn-amd-amdhsa-hcc")
     if "mcpu" in config:
@@ -270,24 +285,26 @@ def parse_rocm(config: Config, env: Environment | None) -> tuple[Config, Feature
                                    path="mcpu")
     elif env is not None and env.rocm_arch is not None:
         config["mcpu"] = env.rocm_arch
+        from_env.add("mcpu")
     if env is not None and env.rocm_api_version is not None and env.rocm_api_version < 305:
         mattr = list(_optional_str_array(config, "mattr") or ())
         mattr.append("-code-object-v3")
         config["mattr"] = mattr
+        from_env.add("mattr")
     return config, None
 
 
-def parse_test(config: Config, env: Environment | None) -> tuple[Config, Features | None]:
+def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``TestTargetParser``: the ``test`` kind only says that it is one."""
     return config, {"is_test": True}
 
 
 #: Which kinds have a target parser (``set_target_parser`` in target_kind.cc).
-TARGET_PARSERS: Mapping[str, TargetParser] = {
-    "llvm": parse_cpu,
-    "c": parse_cpu,
-    "cuda": parse_cuda,
-    "nvptx": parse_nvptx,
-    "rocm": parse_rocm,
-    "test": parse_test,
+TARGET_PARSERS: Mapping[str, Hook] = {
+    "llvm": Hook("parsers::cpu::ParseTarget", parse_cpu),
+    "c": Hook("parsers::cpu::ParseTarget", parse_cpu),
+    "cuda": Hook("UpdateCUDAAttrs", parse_cuda),
+    "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx),
+    "rocm": Hook("UpdateROCmAttrs", parse_rocm),
+    "test": Hook("TestTargetParser", parse_test),
 }

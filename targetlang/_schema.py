@@ -69,7 +69,8 @@ class DialectRules:
     every kind that has one); ``own_parsers`` the kinds whose parser is the release's own
     (``_dialects_legacy.release_parser``), not TVM 0.21's; ``default_keys_always``: the kind's default keys follow the
     user's ``-keys`` too (TVM 0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived
-    ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored).
+    ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored);
+    ``quoting``: legacy text has quotes and escapes (TVM 0.6's words are taken literally).
     """
 
     reader: str | None = None
@@ -77,6 +78,7 @@ class DialectRules:
     own_parsers: frozenset[str] = frozenset()
     default_keys_always: bool = False
     feature_keys: bool = False
+    quoting: bool = True
 
     def runs_parser(self, kind: str) -> bool:
         return self.target_parsers is None or kind in self.target_parsers
@@ -147,7 +149,7 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
                    "-target= is LLVM's -mtriple=, no tags, hosts or quoting",
                    data_file="tvm-0.6.json", release=(0, 6),
                    rules=DialectRules(reader="tvm-0.6", default_keys_always=True,
-                                      target_parsers=frozenset())),
+                                      target_parsers=frozenset(), quoting=False)),
         DialectDef("collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' "
                    "string attribute naming the backend (cuda -compiler=tensorrt)",
                    base="tvm-0.21", extra_attrs=(AttrSpec("compiler", "str"),)),

@@ -18,6 +18,7 @@ from ._lower import (
     truncate_strings,
 )
 from ._schema import DIALECTS, DialectSchema, KindSpec, load
+from ._trace import Trace
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError
 
@@ -66,7 +67,7 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical", "_template", "_mutable")
+                 "_identity", "_canonical", "_template", "_mutable", "_traced")
 
     _kind: str
     _dialect: str
@@ -79,6 +80,7 @@ class Target:
     _canonical: str | None
     _template: dict[str, Any] | None
     _mutable: tuple[tuple[str, bool], ...]
+    _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
 
     def __init__(self) -> None:
         raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
@@ -86,7 +88,8 @@ class Target:
     @classmethod
     def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
-                features: Mapping[str, object] | None) -> Target:
+                features: Mapping[str, object] | None,
+                trace: tuple[Any, ...] = Trace("json", {})) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -98,6 +101,7 @@ class Target:
         self._identity = None
         self._canonical = None
         self._template = None
+        self._traced = trace
         return self
 
     # ---- members -------------------------------------------------------------------------
@@ -136,6 +140,14 @@ class Target:
     def features(self) -> TargetFeatures:
         """What the kind's target parser derived (``has_dsp``, ``is_test``, ...)."""
         return self._features
+
+    @property
+    def _trace(self) -> Trace:
+        """Where each value came from, as the lowering read it (see ``_trace.py``)."""
+        traced = self._traced
+        if type(traced) is not Trace:
+            traced = self._traced = tuple.__new__(Trace, traced)
+        return traced  # type: ignore[return-value]
 
     # ---- serializers ---------------------------------------------------------------------
 
@@ -232,7 +244,7 @@ class Target:
                 from_json(host, dialect=self._dialect)
         return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
                               keys=self._keys, host=host, attrs=self._attrs,
-                              features=self._features)
+                              features=self._features, trace=self._traced)
 
     def with_attrs(self, changes: Mapping[str, Any]) -> Target:
         """A copy with attributes set (None removes one), validated like :func:`from_json`."""

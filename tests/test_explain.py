@@ -32,7 +32,11 @@ def test_environment() -> None:
 def test_tag_and_its_host() -> None:
     node = explain("nvidia/jetson-agx-xavier")
     assert node["origin"] == "tag" and node["tag_name"] == "nvidia/jetson-agx-xavier"
-    assert set(sources(node).values()) == {"tag"}
+    # The tag gave its values; those equal to the kind's registered defaults are defaults.
+    defaults = targetlang.kinds()["cuda"].defaults
+    assert sources(node) == {a["name"]: "default" if defaults.get(a["name"]) == a["value"]
+                             else "tag" for a in node["attrs"]}
+    assert sources(node)["arch"] == "tag" and sources(node)["max_num_threads"] == "default"
     assert node["host"]["source"] == "tag"
     assert set(sources(node["host"]).values()) == {"tag"}
 
@@ -72,7 +76,7 @@ def test_render() -> None:
         "├─ max_num_threads = 1024            default\n"
         "├─ thread_warp_size = 32             default\n"
         "└─ host: llvm                        written\n"
-        "   ├─ keys = [arm_cpu, cpu]          arm_cpu: target parser; cpu: default\n"
+        "   ├─ keys = [arm_cpu, cpu]          target parser\n"
         "   ├─ mtriple = \"aarch64-linux-gnu\"  written\n"
         "   ├─ feature is_aarch64 = true      target parser\n"
         "   ├─ feature has_asimd = true       target parser\n"
