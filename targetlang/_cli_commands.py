@@ -244,7 +244,7 @@ def _kind_json(name: str, dialect: str) -> dict[str, Any]:
     spec = kinds(dialect)[name]
     attrs: dict[str, Any] = {}
     for attr, a in sorted(spec.attrs.items()):
-        attrs[attr] = {"type": a.type, **({"default": a.default} if a.has_default else {})}
+        attrs[attr] = {"type": str(a.type), **({"default": a.default} if a.has_default else {})}
     return {"device_type": spec.device_type, "device": _device_names().get(spec.device_type),
             "default_keys": list(spec.default_keys), "attrs": attrs}
 
@@ -337,7 +337,7 @@ def _show_tags(names: list[str], args: argparse.Namespace, io: Io) -> int:
         for attr, value in target.attrs.items():
             shown = value.to_string() if isinstance(value, Target) else json.dumps(
                 list(value) if isinstance(value, tuple) else value)
-            rows.append((attr, spec.attrs[attr].type, shown))
+            rows.append((attr, str(spec.attrs[attr].type), shown))
         io.out(_table(rows, io, indent="  "))
     return EXIT_OK
 

@@ -14,9 +14,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
-OptionType = Literal["bool", "int", "str"]
+from ._types import AttrType, parse_type
 
 _MISSING: Any = object()
 
@@ -26,7 +26,7 @@ class OptionSpec:
     """One attribute option of an executor or runtime: name, type and default (if any)."""
 
     name: str
-    type: OptionType
+    type: AttrType  # bool, int or str
     default: Any = _MISSING
 
     @property
@@ -54,7 +54,7 @@ class ConfigFacts:
 def _components(data: Mapping[str, Any]) -> Mapping[str, ComponentSpec]:
     return MappingProxyType({
         name: ComponentSpec(name, MappingProxyType({
-            attr: OptionSpec(attr, spec["type"], spec.get("default", _MISSING))
+            attr: OptionSpec(attr, parse_type(spec["type"]), spec.get("default", _MISSING))
             for attr, spec in entry["attrs"].items()}), entry["source"])
         for name, entry in data.items()
     })

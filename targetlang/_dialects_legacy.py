@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ._ast import Option, Word
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
 from ._parsers import Hook
+from ._types import BOOL
 from ._schema import _read
 from .errors import (
     AttributeTypeError,
@@ -197,9 +198,9 @@ def _read_06(text: str, ctx: Context, place: Place) -> Target:
         word_value = Word(value, offset + 1 + len(key) + 1) if equals else None
         written.append(Option(attr, offset + 1, word_value, "assign" if equals else "flag",
                               offset, len(word)))
-        if spec.type == "bool":
+        if spec.type is BOOL:
             config[attr] = True
-        elif spec.type == "array<str>":
+        elif spec.type.is_array:
             config[attr] = _getline_split(value)
         else:
             if not value:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._schema import AttrSpec, KindSpec
+from ._types import BOOL, INT, STR, TARGET, AttrType
 from .target import DEFAULT_DIALECT, kinds
 
 __all__ = ["json_schema"]
@@ -31,22 +32,28 @@ def _target(nullable: bool = False) -> dict[str, Any]:
 
 
 def _type(spec: AttrSpec) -> dict[str, Any]:
-    if spec.type == "int":
-        out: dict[str, Any] = {"type": "integer", **_INT64}
-    elif spec.type == "bool":
-        out = {"type": ["boolean", "integer"], **_INT64,
-               "description": "a bool; TVM also reads an integer (any but 0 is true)"}
-    elif spec.type == "str":
-        out = {"type": "string"}
-    elif spec.type == "target":
-        out = _target(nullable=spec.name == "host")
-    elif spec.type == "array<str>":
-        out = {"type": "array", "items": {"type": "string"}}
-    else:  # array<target>: composite devices (TVM keeps a null device)
-        out = {"type": "array", "items": _target(nullable=True)}
+    out = _typed(spec.type, nullable=spec.name == "host")
     if spec.has_default:
         out["default"] = spec.default
     return out
+
+
+def _typed(type_: AttrType, nullable: bool = False) -> dict[str, Any]:
+    if type_ is INT:
+        return {"type": "integer", **_INT64}
+    if type_ is BOOL:
+        return {"type": ["boolean", "integer"], **_INT64,
+                "description": "a bool; TVM also reads an integer (any but 0 is true)"}
+    if type_ is STR:
+        return {"type": "string"}
+    if type_ is TARGET:
+        return _target(nullable=nullable)
+    assert type_.element is not None
+    # Arrays of targets are composite devices: TVM keeps a null device.
+    items = _typed(type_.element, nullable=True)
+    if type_.is_array:
+        return {"type": "array", "items": items}
+    return {"type": "object", "additionalProperties": items}
 
 
 def _kind(kind: KindSpec, queried: bool) -> dict[str, Any]:

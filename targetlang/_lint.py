@@ -36,6 +36,7 @@ from ._ast import Option
 from ._resources import data_text
 from ._schema import DialectSchema, load
 from ._trace import Trace
+from ._types import BOOL, INT, STR, AttrType, array_of
 from .environment import Environment
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, parse
@@ -43,6 +44,7 @@ from .target import DEFAULT_DIALECT, Target, parse
 __all__ = ["LintWarning", "lint"]
 
 _CXX_SPACE = " \t\n\v\f\r"
+_STR_ARRAY = array_of(STR)
 
 # The shapes TVM's target parsers take apart (src/target/target_kind.cc: the CUDA arch is
 # "sm_" and a compute capability, ExtractIntWithPrefix; the ROCm GPU is "gfx" and a
@@ -141,7 +143,7 @@ def _join(path: str, key: str | int) -> str:
 class _Written:
     """One option of legacy text as written: its word, interpretation, and source offsets."""
 
-    def __init__(self, option: Option, type_: str, path: str, at: Callable[[int], int] | None,
+    def __init__(self, option: Option, type_: AttrType, path: str, at: Callable[[int], int] | None,
                  quoting: bool) -> None:
         self.quoting = quoting
         self.key = option.key
@@ -228,16 +230,16 @@ class _Linter:
     def text_option(self, kind: str, option: _Written) -> None:
         shown = f"-{option.key}" if option.raw is None else f"-{option.key}={option.raw}"
         if option.raw is None:
-            if option.type != "bool":
-                value = "the integer 1" if option.type == "int" else "'1'"
+            if option.type is not BOOL:
+                value = "the integer 1" if option.type is INT else "'1'"
                 self.warn("bare-flag", f"a bare -{option.key} sets {option.key} to {value}: "
                           f"write -{option.key}=VALUE", option.where(0), option.path)
             return
-        if option.type in ("int", "bool"):
+        if option.type.is_integer:
             self.integer(option, shown)
-        elif option.type == "str":
+        elif option.type is STR:
             self.value(kind, option.key, option.text, option.where(0), option.path)
-        elif option.type == "array<str>":
+        elif option.type is _STR_ARRAY:
             for item, where in option.items():
                 self.value(kind, option.key, item.strip(" "), where(0), option.path)
 
@@ -254,7 +256,7 @@ class _Linter:
         while i < len(text) and "0" <= text[i] <= "9":
             i += 1
         if i == digits:
-            if option.type == "int":
+            if option.type is INT:
                 number = 1 if text.lower() == "true" else 0
                 self.warn("int-word", f"{shown} is read as {number}: an integer attribute takes "
                           "a number", option.where(0), option.path)
@@ -267,20 +269,20 @@ class _Linter:
         elif rest:
             self.warn("int-suffix", f"{shown} is read as {number}: TVM ignores {rest!r} after "
                       "the number", option.where(i), option.path)
-        if option.type == "bool" and number not in (0, 1):
+        if option.type is BOOL and number not in (0, 1):
             self.warn("bool-range", f"{shown} is read as true: a bool attribute is an integer, "
                       "and any integer but 0 is true", option.where(0), option.path)
 
     # ---- JSON --------------------------------------------------------------------------
 
-    def json_option(self, kind: str, key: str, type_: str, value: Any, path: str) -> None:
-        if type_ == "bool" and isinstance(value, int) and not isinstance(value, bool) \
+    def json_option(self, kind: str, key: str, type_: AttrType, value: Any, path: str) -> None:
+        if type_ is BOOL and isinstance(value, int) and not isinstance(value, bool) \
                 and value not in (0, 1):
             self.warn("bool-range", f"{value} is read as true: any integer but 0 "
                       "is true", None, path)
-        elif type_ == "str" and isinstance(value, str):
+        elif type_ is STR and isinstance(value, str):
             self.value(kind, key, value, None, path)
-        elif type_ == "array<str>" and isinstance(value, list):
+        elif type_ is _STR_ARRAY and isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, str):
                     self.value(kind, key, item, None, f"{path}[{index}]")

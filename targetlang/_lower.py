@@ -19,6 +19,7 @@ from ._grammar import SyntaxProblem, parse_target_text
 from ._parsers import TARGET_PARSERS, Hook
 from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
 from ._trace import Form
+from ._types import BOOL, INT, STR, TARGET, AttrType, array_of
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -236,9 +237,10 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
 
 
 _NOT_PLAIN: Any = object()
+_STR_ARRAY = array_of(STR)
 
 
-def plain_value(raw: str, type_: str) -> Any:
+def plain_value(raw: str, type_: AttrType) -> Any:
     """The value of a plain word, or ``_NOT_PLAIN``: a fast path of ``value_from_text``.
 
     A word without quotes or escapes is its own interpretation and holds no spaces (so
@@ -247,16 +249,16 @@ def plain_value(raw: str, type_: str) -> Any:
     """
     if "'" in raw or "\\" in raw or " " in raw:
         return _NOT_PLAIN
-    if type_ == "str":
+    if type_ is STR:
         return raw
-    if type_ == "array<str>":
+    if type_ is _STR_ARRAY:
         return tuple(item for item in raw.split(",") if item)
-    if type_ in ("int", "bool") and raw.isascii() and raw.isdigit() and len(raw) < 19:
-        return int(raw) if type_ == "int" else int(raw) != 0
+    if (type_ is INT or type_ is BOOL) and raw.isascii() and raw.isdigit() and len(raw) < 19:
+        return int(raw) if type_ is INT else int(raw) != 0
     return _NOT_PLAIN
 
 
-def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: int, name: str,
+def value_from_text(raw: str, type_: AttrType, ctx: Context, place: Place, offset: int, name: str,
                     *, flag: bool = False) -> Any:
     """``ParseType(const std::string&, info)``: interpret the word, then read it as ``type_``.
 
@@ -266,18 +268,19 @@ def value_from_text(raw: str, type_: str, ctx: Context, place: Place, offset: in
     if flag:
         positions = [offset] * (len(text) + 1)  # the implied "1" has no characters of its own
         offset = 0
-    if type_ == "str":
+    if type_ is STR:
         return rules.trim_spaces(text)[0]
-    if type_ in ("int", "bool"):
+    if type_.is_integer:
         try:
             number = rules.parse_int(text)
         except rules.RuleError as e:
             _fail(AttributeTypeError, f"{e.message} for {type_} attribute {name!r}", ctx,
                   place.at(offset))
-        return bool(number) if type_ == "bool" else number
-    if type_ == "target":
+        return bool(number) if type_ is BOOL else number
+    if type_ is TARGET:
         return from_string(text, ctx, place.inner(offset, positions, len(text), ""))
-    element = type_[6:-1]  # array<...>
+    element = type_.element
+    assert element is not None  # an array (no map attribute is read from text)
     try:
         pieces = rules.split_string(text, ",")
     except rules.RuleError as e:
@@ -491,30 +494,25 @@ def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
         _fail(type(e), e.message, ctx, offset, e.path or path)
 
 
-def value_from_json(value: Any, type_: str, ctx: Context, place: Place, offset: int | None,
+def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, offset: int | None,
                     path: str) -> Any:
     """``ParseType(const Any&, info)``: check (and for int/bool, convert) a config value."""
     from .target import Target
 
-    if type_ == "int":
+    if type_.is_integer:
         if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
-            return int(value)
-    elif type_ == "bool":
-        if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
-            return bool(value)
-    elif type_ == "str":
+            return bool(value) if type_ is BOOL else int(value)
+    elif type_ is STR:
         if isinstance(value, str):
             return value
-    elif type_ == "target":
+    elif type_ is TARGET:
         if value is None:
             return None  # TVM keeps a null target (as an item of composite -devices, say)
         if isinstance(value, (Target, str, Mapping)):
             return _construct(value, ctx, place, offset, path)
-    elif isinstance(value, (list, tuple)):
-        element = type_[6:-1]
+    elif type_.element is not None and type_.is_array and isinstance(value, (list, tuple)):
+        element = type_.element
         return tuple(value_from_json(item, element, ctx, place, offset, _join(path, index))
                      for index, item in enumerate(value))
-    expected = {"int": "an integer", "bool": "a boolean", "str": "a string",
-                "target": "a target (string or object)"}.get(type_, "an array")
-    _fail(AttributeTypeError, f"expects {expected}, but gets {_type_name(value)}: {value!r}"[:300],
+    _fail(AttributeTypeError, f"expects {type_.phrase}, but gets {_type_name(value)}: {value!r}"[:300],
           ctx, offset, path)

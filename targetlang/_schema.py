@@ -14,9 +14,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
-AttrType = Literal["int", "bool", "str", "target", "array<str>", "array<target>"]
+from ._types import AttrType, parse_type
 
 #: Config fields that are not attributes: TVM's FromConfig takes them out first.
 #: (``tag``, ``keys`` and ``host`` are also registered as options of every kind.)
@@ -40,9 +40,7 @@ class AttrSpec:
     @property
     def element_type(self) -> AttrType | None:
         """For an array, the type of its items."""
-        if self.type.startswith("array<"):
-            return self.type[6:-1]  # type: ignore[return-value]
-        return None
+        return self.type.element if self.type.is_array else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +96,7 @@ class DialectSchema:
 
 def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
     attrs = {
-        attr: AttrSpec(attr, spec["type"], spec.get("default", _MISSING))
+        attr: AttrSpec(attr, parse_type(spec["type"]), spec.get("default", _MISSING))
         for attr, spec in data["attrs"].items()
     }
     return KindSpec(name, data["device_type"], tuple(data["default_keys"]), MappingProxyType(attrs))
@@ -152,7 +150,7 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
                                       target_parsers=frozenset(), quoting=False)),
         DialectDef("collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' "
                    "string attribute naming the backend (cuda -compiler=tensorrt)",
-                   base="tvm-0.21", extra_attrs=(AttrSpec("compiler", "str"),)),
+                   base="tvm-0.21", extra_attrs=(AttrSpec("compiler", parse_type("str")),)),
     )
 })
 

@@ -69,8 +69,8 @@ class _Component:
                 raise ConfigError(f'{self._what} "{spec.name}" has no attribute "{key}"{hint}; '
                                   f"its attributes: {known}", path=where)
             # TVM compared type keys exactly: a bool option takes no int, an int option no bool.
-            if _json_type(value) != {"bool": "bool", "int": "int", "str": "string"}[option.type]:
-                wanted = {"bool": "a bool", "int": "an int", "str": "a string"}[option.type]
+            if _json_type(value) != {"bool": "bool", "int": "int", "str": "string"}[str(option.type)]:
+                wanted = {"bool": "a bool", "int": "an int", "str": "a string"}[str(option.type)]
                 raise ConfigError(f'attribute "{key}" of {self._what} "{spec.name}" must be '
                                   f"{wanted}, not {_json_type(value)}", path=where)
             values[key] = value
@@ -134,7 +134,7 @@ class _Component:
     @classmethod
     def list_registered_options(cls, name: str) -> dict[str, str]:
         """The options of ``name`` with their types (TVM's ``list_registered_options``)."""
-        return {o.name: o.type for o in cls._spec(name, None).options.values()}
+        return {o.name: str(o.type) for o in cls._spec(name, None).options.values()}
 
     # ---- JSON --------------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 from . import _tvm_rules as rules
 from ._schema import AttrSpec, KindSpec, load
+from ._types import BOOL, INT, STR, TARGET, AttrType
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags
 
@@ -78,17 +79,21 @@ def _value(kind: KindSpec, attr: AttrSpec, dialect: str, depth: int,
     return _typed(attr.type, dialect, depth, max_host_depth)
 
 
-def _typed(type_: str, dialect: str, depth: int, max_host_depth: int) -> st.SearchStrategy[Any]:
-    if type_ == "int":
+def _typed(type_: AttrType, dialect: str, depth: int,
+           max_host_depth: int) -> st.SearchStrategy[Any]:
+    if type_ is INT:
         return st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-3, 300))
-    if type_ == "bool":
+    if type_ is BOOL:
         return st.booleans()
-    if type_ == "str":
+    if type_ is STR:
         return _strings()
-    if type_ == "target":
+    if type_ is TARGET:
         return _configs(dialect, None, depth + 1, max_host_depth)
-    element = type_[6:-1]
-    return st.lists(_typed(element, dialect, depth, max_host_depth), max_size=3)
+    assert type_.element is not None
+    element = _typed(type_.element, dialect, depth, max_host_depth)
+    if type_.is_array:
+        return st.lists(element, max_size=3)
+    return st.dictionaries(_strings(), element, max_size=3)
 
 
 def _configs(dialect: str, kinds: Sequence[str] | None, depth: int,
@@ -105,7 +110,7 @@ def _configs(dialect: str, kinds: Sequence[str] | None, depth: int,
         nested_ok = depth < max_host_depth
         candidates = sorted(a for a, spec in kind.attrs.items()
                             if a not in ("host", "from_device", "target_device_type")
-                            and (nested_ok or "target" not in spec.type))
+                            and (nested_ok or not spec.type.holds_target))
         for attr in draw(st.lists(st.sampled_from(candidates), max_size=5, unique=True)):
             out[attr] = draw(_value(kind, kind.attrs[attr], dialect, depth, max_host_depth))
         if nested_ok and draw(st.integers(0, 3)) == 0:

@@ -41,6 +41,7 @@ from .errors import (
     UnknownKindError,
 )
 from ._schema import load
+from ._types import BOOL, INT, STR, AttrType, array_of, parse_type
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ __all__ = [
 ]
 
 OptionValue = Any  # str | bool | int | list[str]
+_STR_ARRAY = array_of(STR)
 _MISSING: Any = object()
 
 
@@ -74,7 +76,7 @@ class CodegenOption:
     ``array<str>``), TVM's default (if any) and description."""
 
     name: str
-    type: str
+    type: AttrType
     default: Any = _MISSING
     description: str = ""
 
@@ -117,7 +119,7 @@ def codegens() -> Mapping[str, CodegenSpec]:
     out: dict[str, CodegenSpec] = {}
     for name, spec in _codegen_data()["codegens"].items():
         options = {
-            option: CodegenOption(option, o["type"], o.get("default", _MISSING),
+            option: CodegenOption(option, parse_type(o["type"]), o.get("default", _MISSING),
                                   o.get("description", ""))
             for option, o in spec["options"].items()
         }
@@ -546,8 +548,8 @@ def _described(spec: CodegenSpec, key: str, text: str, offset: int | None) -> Co
 
 def _type_error(spec: CodegenSpec, option: CodegenOption, what: str, text: str,
                 offset: int | None) -> AttributeTypeError:
-    expected = {"str": "a string", "bool": "a boolean (0, 1, true or false)",
-                "int": "an integer", "array<str>": "a comma-separated list"}[option.type]
+    expected = {STR: "a string", BOOL: "a boolean (0, 1, true or false)",
+                INT: "an integer", _STR_ARRAY: "a comma-separated list"}[option.type]
     return AttributeTypeError(f"the option {option.name!r} of {spec.name!r} takes {expected}, "
                               f"not {what}", source=text, offset=offset)
 
@@ -558,21 +560,21 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
     if option is None:  # an open codegen's undocumented option: passed on as written
         return value
     if value is True:
-        if option.type == "bool":
+        if option.type is BOOL:
             return True
         raise _type_error(spec, option, f"a bare flag (write -{option.name}=VALUE)", text,
                           offset)
     assert isinstance(value, str)
-    if option.type == "str":
+    if option.type is STR:
         return value
-    if option.type == "bool":
+    if option.type is BOOL:
         lowered = value.strip().lower()
         if lowered in ("1", "true"):
             return True
         if lowered in ("0", "false"):
             return False
         raise _type_error(spec, option, repr(value), text, offset)
-    if option.type == "int":
+    if option.type is INT:
         if re.fullmatch(r"\s*[+-]?\d+\s*", value):
             return int(value)
         raise _type_error(spec, option, repr(value), text, offset)
@@ -586,11 +588,11 @@ def _typed_value(value: Any, option: CodegenOption | None, spec: CodegenSpec,
         return _typed_text(value, option, spec, text, None)
     if option is None:
         return value
-    if option.type == "bool" and isinstance(value, int) and value in (0, 1):
+    if option.type is BOOL and isinstance(value, int) and value in (0, 1):
         return bool(value)
-    if option.type == "int" and isinstance(value, int) and not isinstance(value, bool):
+    if option.type is INT and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if option.type == "array<str>" and isinstance(value, (list, tuple)) \
+    if option.type is _STR_ARRAY and isinstance(value, (list, tuple)) \
             and all(isinstance(v, str) for v in value):
         return list(value)
     raise _type_error(spec, option, repr(value), text, None)
@@ -613,11 +615,11 @@ def _escaped(value: str, positions: Sequence[int]) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-def _legacy_value(value: str, positions: Sequence[int], attr_type: str | None
+def _legacy_value(value: str, positions: Sequence[int], attr_type: AttrType | None
                   ) -> tuple[str, list[int]]:
     """The legacy word for a tvmc value: arrays are interpreted twice by TVM (the word, then
     each item), so their items are escaped twice."""
-    if attr_type is None or not attr_type.startswith("array<"):
+    if attr_type is None or not attr_type.is_array:
         return _escaped(value, positions)
     items: list[str] = []
     where: list[int] = []
