@@ -118,7 +118,7 @@ def _show_warnings(caught: Iterable[warnings.WarningMessage], stderr: TextIO) ->
 # ---- migrate ------------------------------------------------------------------------------------
 
 def _migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from ._schema import DIALECTS
+    from ._dialects import DIALECTS
 
     for name in (args.to, args.source):
         if name != "auto" and name not in DIALECTS:

@@ -1,7 +1,7 @@
 """How other TVM releases read target text: the readers of ``tvm-0.6``, ``tvm-0.8`` and ``tvm-0.27``.
 
 TVM 0.21's reader (``targetlang/_lower.py``) stays the one for ``tvm-0.21`` and ``collage``;
-a dialect whose :class:`~targetlang._schema.DialectRules` names a ``reader`` is read here,
+the registry (``targetlang/_dialects.py``) gives the other releases their reader from here,
 and every reader ends in the same ``from_config`` with its dialect's schema and rules.
 
 * ``tvm-0.27`` (TVM 0.24 to 0.27, the JSON-only releases; from the 0.27 oracle): JSON text,
@@ -27,7 +27,7 @@ from ._ast import Option, Word
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
 from ._parsers import Hook
 from ._types import BOOL
-from ._schema import _read
+from ._schema import data_json
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -42,19 +42,7 @@ if TYPE_CHECKING:
     from .environment import Environment
     from .target import Target
 
-__all__ = ["read_text", "release_parser"]
-
-
-def read_text(text: str, ctx: Context, place: Place) -> Target:
-    """Read ``text`` as the release of ``ctx``'s dialect read it."""
-    reader = ctx.schema.rules.reader
-    if reader == "tvm-0.27":
-        return _read_027(text, ctx, place)
-    if reader == "tvm-0.8":
-        return _read_08(text, ctx, place)
-    if reader == "tvm-0.6":
-        return _read_06(text, ctx, place)
-    raise AssertionError(f"no reader {reader!r}")
+__all__ = ["HOOKS_027", "read_027", "read_06", "read_08"]
 
 
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None) -> NoReturn:
@@ -84,16 +72,11 @@ def _webgpu_027(config: dict[str, Any], env: Environment | None, from_env: set[s
     return config, None
 
 
-_RELEASE_PARSERS: dict[tuple[str, str], Hook] = {
-    ("tvm-0.27", "webgpu"): Hook("UpdateWebGPUAttrs", _webgpu_027)}
+#: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.
+HOOKS_027: dict[str, Hook] = {"webgpu": Hook("UpdateWebGPUAttrs", _webgpu_027)}
 
 
-def release_parser(dialect: str, kind: str) -> Hook:
-    """The target parser of ``kind`` that ``dialect``'s release has and TVM 0.21 had not."""
-    return _RELEASE_PARSERS[(dialect, kind)]
-
-
-def _read_027(text: str, ctx: Context, place: Place) -> Target:
+def read_027(text: str, ctx: Context, place: Place) -> Target:
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
     if text[:1] == "{":
@@ -111,7 +94,7 @@ def _read_027(text: str, ctx: Context, place: Place) -> Target:
 
 # ---- TVM 0.8 -------------------------------------------------------------------------------------
 
-def _read_08(text: str, ctx: Context, place: Place) -> Target:
+def read_08(text: str, ctx: Context, place: Place) -> Target:
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
     if text[:1] == "{":
@@ -132,7 +115,7 @@ _WORD = re.compile(r"[^ \t\n\v\f\r]+")
 @functools.cache
 def _facts_06() -> tuple[dict[str, str], dict[str, frozenset[str]], dict[str, Any]]:
     """(alias -> attribute for llvm, kind -> fixed attributes, raw data) of tvm-0.6.json."""
-    data = _read("tvm-0.6.json")
+    data = data_json("tvm-0.6.json")
     aliases = {alias: spec["attr"] for alias, spec in data["aliases"].items()}
     fixed = {kind: frozenset(a for a, spec in k["attrs"].items() if spec.get("fixed"))
              for kind, k in data["kinds"].items()}
@@ -147,7 +130,7 @@ def _getline_split(value: str) -> list[str]:
     return items
 
 
-def _read_06(text: str, ctx: Context, place: Place) -> Target:
+def read_06(text: str, ctx: Context, place: Place) -> Target:
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
     words = [(m.group(), m.start()) for m in _WORD.finditer(text)]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from . import _tvm_rules as rules
-from ._schema import load
+from ._dialects import load
 from .errors import TargetError
 
 if TYPE_CHECKING:

@@ -34,7 +34,8 @@ from typing import Any
 from . import _tvm_rules as rules
 from ._ast import Option
 from ._resources import data_text
-from ._schema import DialectSchema, load
+from ._dialects import load
+from ._schema import DialectSchema
 from ._trace import Trace
 from ._types import BOOL, INT, STR, AttrType, array_of
 from .environment import Environment

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from . import _tvm_rules as rules
 from ._ast import Option
 from ._grammar import SyntaxProblem, parse_target_text
-from ._parsers import TARGET_PARSERS, Hook
+from ._parsers import Hook
 from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
 from ._trace import Form
 from ._types import BOOL, INT, STR, TARGET, AttrType, array_of
@@ -96,8 +96,8 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
     if bad is not None:  # TVM hands the text to C++ as UTF-8 and refuses what is not
         _fail(TargetSyntaxError, f"{text[bad]!r} cannot be encoded in UTF-8 (a lone surrogate), "
               "so TVM refuses the text", ctx, bad)
-    if ctx.schema.rules.reader is not None:  # another release's reader (_dialects_legacy.py)
-        return _release_reader(text, ctx, Place())
+    if ctx.schema.reader is not None:  # another release's reader (the dialect registry's)
+        return ctx.schema.reader(text, ctx, Place())  # type: ignore[no-any-return]
     nul = text.find("\0")
     if nul >= 0:
         text = text[:nul]
@@ -135,19 +135,13 @@ def _replace_with_positions(text: str, old: str, new: str,
 
 def from_string(text: str, ctx: Context, place: Place) -> Target:
     """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
-    if ctx.schema.rules.reader is not None:
-        return _release_reader(text, ctx, place)
+    if ctx.schema.reader is not None:
+        return ctx.schema.reader(text, ctx, place)  # type: ignore[no-any-return]
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
     return from_raw_string(text, ctx, place)
-
-
-def _release_reader(text: str, ctx: Context, place: Place) -> Target:
-    from ._dialects_legacy import read_text
-
-    return read_text(text, ctx, place)
 
 
 def from_tag(name: str, ctx: Context) -> Target:
@@ -355,7 +349,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     kind = _kind(name, ctx, where(), path)
     features = None
     as_given = config.copy()  # for the trace: the config before the hook changes it
-    hook = _hook_for(ctx.schema, kind.name)
+    hook: Hook | None = ctx.schema.hooks.get(kind.name)
     hook_out: Mapping[str, Any] | None = None
     hook_keys: Any = None
     filled: set[str] | frozenset[str] = _NONE
@@ -434,14 +428,6 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
 _ABSENT: Any = object()
 _NONE: frozenset[str] = frozenset()
-
-
-def _hook_for(schema: DialectSchema, kind: str) -> Hook | None:
-    """The target parser the dialect's release ran for ``kind`` (None: none)."""
-    if kind in schema.rules.own_parsers:
-        from ._dialects_legacy import release_parser
-        return release_parser(schema.name, kind)
-    return TARGET_PARSERS.get(kind) if schema.rules.runs_parser(kind) else None
 
 
 def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 The facts live in ``targetlang/_data/<dialect>.json``, generated from the oracle by
 ``scripts/generate_schema.py``; this module only loads them (lazily, once) and gives
-them types.
+them types. Which dialects exist, and how each reads text, is the registry's business
+(``targetlang/_dialects.py``).
 """
 
 from __future__ import annotations
@@ -62,29 +63,25 @@ class KindSpec:
 class DialectRules:
     """How a release read targets, where it differs from TVM 0.21 (the default of every field).
 
-    ``reader`` names the text reader of ``targetlang/_dialects_legacy.py`` (None: TVM 0.21's
-    grammar and ``FromString``); ``target_parsers`` the kinds whose target parser runs (None:
-    every kind that has one); ``own_parsers`` the kinds whose parser is the release's own
-    (``_dialects_legacy.release_parser``), not TVM 0.21's; ``default_keys_always``: the kind's default keys follow the
-    user's ``-keys`` too (TVM 0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived
-    ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored);
-    ``quoting``: legacy text has quotes and escapes (TVM 0.6's words are taken literally).
+    ``default_keys_always``: the kind's default keys follow the user's ``-keys`` too (TVM
+    0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived ``feature.*`` keys that
+    TVM 0.27's ``export()`` writes (they are read and ignored); ``quoting``: legacy text has
+    quotes and escapes (TVM 0.6's words are taken literally).
     """
 
-    reader: str | None = None
-    target_parsers: frozenset[str] | None = None
-    own_parsers: frozenset[str] = frozenset()
     default_keys_always: bool = False
     feature_keys: bool = False
     quoting: bool = True
 
-    def runs_parser(self, kind: str) -> bool:
-        return self.target_parsers is None or kind in self.target_parsers
-
 
 @dataclass(frozen=True, slots=True)
 class DialectSchema:
-    """Kinds and tags of one dialect, as generated from its TVM release."""
+    """The facts of one dialect (kinds and tags, as generated from its TVM release), with
+    what the lowering needs of its registered dialect: rules, reader and hooks.
+
+    ``reader`` reads a text as the release did (None: TVM 0.21's ``FromString``); ``hooks``
+    are the kinds' target-parser hooks the release ran (``_parsers.Hook``).
+    """
 
     name: str
     source: str
@@ -92,6 +89,8 @@ class DialectSchema:
     tag_configs: Mapping[str, Mapping[str, Any]]
     llvm_version: int | None
     rules: DialectRules = DialectRules()
+    reader: Any = None
+    hooks: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
@@ -102,93 +101,38 @@ def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
     return KindSpec(name, data["device_type"], tuple(data["default_keys"]), MappingProxyType(attrs))
 
 
-@dataclass(frozen=True, slots=True)
-class DialectDef:
-    """How a dialect is made: from its own data file, or from a base dialect plus additions.
-
-    ``extra_attrs`` adds attributes to every kind of the base (the Collage proposal's
-    ``compiler``). ``release`` is the TVM version a release dialect stands for (None for an
-    extension such as ``collage``): ``detect_dialect`` tries releases newest first.
-    """
-
-    name: str
-    description: str
-    data_file: str | None = None
-    base: str | None = None
-    extra_attrs: tuple[AttrSpec, ...] = ()
-    rules: DialectRules = DialectRules()
-    release: tuple[int, ...] | None = None
-
-
-#: Every dialect targetlang knows, newest TVM release family first within each group.
-DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
-    d.name: d for d in (
-        DialectDef("tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a "
-                   "tag), feature.* keys, kinds cuda_host and trn; what migrate() writes",
-                   data_file="tvm-0.27.json",
-                   rules=DialectRules(reader="tvm-0.27", feature_keys=True,
-                                      own_parsers=frozenset({"webgpu"})),
-                   release=(0, 27)),
-        DialectDef("tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: "
-                   "tvm-0.22 plus opencl texture_depth_limit (transcribed from git)",
-                   data_file="tvm-0.23.json", release=(0, 23)),
-        DialectDef("tvm-0.22", "TVM 0.22: tvm-0.21 without kind hybrid, with one more CUDA tag "
-                   "(transcribed from git)", data_file="tvm-0.22.json", release=(0, 22)),
-        DialectDef("tvm-0.21", "TVM 0.21, the newest legacy-string release on PyPI (0.22 and "
-                   "0.23 differ only as tvm-0.22/tvm-0.23 say); the default",
-                   data_file="tvm-0.21.json", release=(0, 21)),
-        DialectDef("tvm-0.8", "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry "
-                   "-executor, -runtime, -link-params, -system-lib, -interface-api, "
-                   "-unpacked-api; default keys follow -keys",
-                   data_file="tvm-0.8.json", release=(0, 8),
-                   rules=DialectRules(reader="tvm-0.8", default_keys_always=True,
-                                      target_parsers=frozenset({"nvptx", "rocm"}))),
-        DialectDef("tvm-0.6", "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, "
-                   "-target= is LLVM's -mtriple=, no tags, hosts or quoting",
-                   data_file="tvm-0.6.json", release=(0, 6),
-                   rules=DialectRules(reader="tvm-0.6", default_keys_always=True,
-                                      target_parsers=frozenset(), quoting=False)),
-        DialectDef("collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' "
-                   "string attribute naming the backend (cuda -compiler=tensorrt)",
-                   base="tvm-0.21", extra_attrs=(AttrSpec("compiler", parse_type("str")),)),
-    )
-})
-
-
-def releases() -> list[str]:
-    """The release dialects, newest first (extensions such as ``collage`` left out)."""
-    found = [d for d in DIALECTS.values() if d.release is not None]
-    return [d.name for d in sorted(found, key=lambda d: d.release or (), reverse=True)]
-
-
-def _read(file_name: str) -> dict[str, Any]:
-    raw = data_text(file_name)
-    data: dict[str, Any] = json.loads(raw)
-    return data
-
-
 @functools.cache
-def load(dialect: str) -> DialectSchema:
-    """The schema of ``dialect`` (raises KeyError for an unknown one)."""
-    definition = DIALECTS[dialect]
-    if definition.base is not None:
-        base = load(definition.base)
-        kinds = {
-            name: KindSpec(kind.name, kind.device_type, kind.default_keys, MappingProxyType(
-                {**kind.attrs, **{a.name: a for a in definition.extra_attrs}}))
-            for name, kind in base.kinds.items()
-        }
-        return DialectSchema(name=dialect, source=f"{base.source}; extended as {dialect}",
-                             kinds=MappingProxyType(kinds), tag_configs=base.tag_configs,
-                             llvm_version=base.llvm_version, rules=base.rules)
-    assert definition.data_file is not None
-    data = _read(definition.data_file)
-    kinds = {name: _kind(name, spec) for name, spec in data["kinds"].items()}
-    return DialectSchema(
-        name=dialect,
-        source=data["source"],
-        kinds=MappingProxyType(kinds),
-        tag_configs=MappingProxyType(data["tags"]),
-        llvm_version=data.get("llvm_version"),
-        rules=definition.rules,
-    )
+def data_json(file_name: str) -> dict[str, Any]:
+    """A data file of ``targetlang/_data/`` as JSON, read once (a path: that file)."""
+    if "/" in file_name or "\\" in file_name:
+        from pathlib import Path  # on first use: a dialect registered from outside the package
+
+        data: dict[str, Any] = json.loads(Path(file_name).read_text("utf-8"))
+        return data
+    loaded: dict[str, Any] = json.loads(data_text(file_name))
+    return loaded
+
+
+def schema_from_data(name: str, file_name: str, rules: DialectRules, reader: Any,
+                     hooks: Mapping[str, Any]) -> DialectSchema:
+    """The facts of the dialect ``name`` from its data file."""
+    data = data_json(file_name)
+    kinds = {kind: _kind(kind, spec) for kind, spec in data["kinds"].items()}
+    return DialectSchema(name=name, source=data["source"], kinds=MappingProxyType(kinds),
+                         tag_configs=MappingProxyType(data["tags"]),
+                         llvm_version=data.get("llvm_version"), rules=rules, reader=reader,
+                         hooks=MappingProxyType(dict(hooks)))
+
+
+def schema_extended(name: str, base: DialectSchema, extra_attrs: tuple[AttrSpec, ...]
+                    ) -> DialectSchema:
+    """The facts of ``base`` with ``extra_attrs`` added to every kind (an extension)."""
+    kinds = {
+        kind_name: KindSpec(kind.name, kind.device_type, kind.default_keys, MappingProxyType(
+            {**kind.attrs, **{a.name: a for a in extra_attrs}}))
+        for kind_name, kind in base.kinds.items()
+    }
+    return DialectSchema(name=name, source=f"{base.source}; extended as {name}",
+                         kinds=MappingProxyType(kinds), tag_configs=base.tag_configs,
+                         llvm_version=base.llvm_version, rules=base.rules, reader=base.reader,
+                         hooks=base.hooks)

@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._schema import DIALECTS, load
+from ._dialects import dialect_extends, load
 
 if TYPE_CHECKING:
     from .target import Target
@@ -39,17 +39,6 @@ DEPLOYMENT_OPTIONS = ("executor", "runtime", "link-params", "system-lib", "inter
 #: What a tuning key leaves out: the host (tuned separately), the tag (a name), from_device
 #: (how values were found, not what they are) and the deployment options.
 NOT_TUNING = frozenset({"host", "tag", "from_device", *DEPLOYMENT_OPTIONS})
-
-
-def dialect_extends(dialect: str, base: str) -> bool:
-    """Whether ``dialect`` is ``base`` or is built on it (through ``DialectDef.base``)."""
-    current: str | None = dialect
-    while current is not None:
-        if current == base:
-            return True
-        definition = DIALECTS.get(current)
-        current = definition.base if definition is not None else None
-    return False
 
 
 def _same(a: Any, b: Any) -> bool:

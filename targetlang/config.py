@@ -23,8 +23,8 @@ from types import MappingProxyType
 from typing import Any, Union
 
 from ._config_schema import facts
-from ._schema import DIALECTS
-from ._specialize import device_type, dialect_extends
+from ._dialects import DIALECTS, dialect_extends
+from ._specialize import device_type
 from .backends import ComponentLike, Executor, Runtime
 from .environment import Environment
 from .errors import ConfigError, TargetError

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._schema import load, releases
+from ._dialects import DIALECTS, load, releases
 from .environment import Environment
 from .errors import TargetError
 from .target import Target, from_json, parse
@@ -188,8 +188,6 @@ def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
 
 
 def _check_dialects(source_dialect: str, target_dialect: str) -> None:
-    from ._schema import DIALECTS
-
     for name in (target_dialect,) + (() if source_dialect == "auto" else (source_dialect,)):
         if name not in DIALECTS:
             raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")

@@ -25,7 +25,8 @@ except ImportError as e:  # pragma: no cover - depends on the environment
                       "(or pip install hypothesis)") from e
 
 from . import _tvm_rules as rules
-from ._schema import AttrSpec, KindSpec, load
+from ._dialects import load
+from ._schema import AttrSpec, KindSpec
 from ._types import BOOL, INT, STR, TARGET, AttrType
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags

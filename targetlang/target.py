@@ -17,7 +17,8 @@ from ._lower import (
     from_top_level_text,
     truncate_strings,
 )
-from ._schema import DIALECTS, DialectSchema, KindSpec, load
+from ._dialects import DIALECTS, load
+from ._schema import DialectSchema, KindSpec
 from ._trace import Trace
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError

@@ -40,7 +40,7 @@ from .errors import (
     UnknownAttributeError,
     UnknownKindError,
 )
-from ._schema import load
+from ._dialects import load
 from ._types import BOOL, INT, STR, AttrType, array_of, parse_type
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 

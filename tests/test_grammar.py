@@ -66,7 +66,8 @@ def test_fast_path_agrees_on_the_golden_corpus_and_takes_the_valid_texts() -> No
 # ---- the other fast paths ---------------------------------------------------------------
 
 from targetlang import _lower  # noqa: E402
-from targetlang._schema import load  # noqa: E402
+from targetlang._dialects import load  # noqa: E402
+from targetlang._types import parse_type  # noqa: E402
 from targetlang.target import _parse_uncached  # noqa: E402
 
 _WORDS = st.one_of(st.text(alphabet="0123456789-+x,ab' \\", max_size=12),
@@ -74,7 +75,8 @@ _WORDS = st.one_of(st.text(alphabet="0123456789-+x,ab' \\", max_size=12),
 
 
 @given(_WORDS, st.sampled_from(["str", "int", "bool", "array<str>"]))
-def test_plain_values_equal_tvm_rules(raw: str, type_: str) -> None:
+def test_plain_values_equal_tvm_rules(raw: str, spelling: str) -> None:
+    type_ = parse_type(spelling)
     fast = _lower.plain_value(raw, type_)
     if fast is _lower._NOT_PLAIN:
         return
