@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from . import _tvm_rules as rules
@@ -53,10 +53,8 @@ def tvm_string(target: Target) -> str:
 
 # ---- the canonical style -------------------------------------------------------------------
 
-def canonical(target: Target) -> str:
-    """Lossless text: legacy syntax when it reads back as the same target, else JSON."""
-    from .target import parse
-
+def canonical(target: Target, parse: Callable[..., Target]) -> str:
+    """Lossless text: legacy syntax when ``parse`` reads it back as the same target, else JSON."""
     legacy = _legacy(target)
     if legacy is not None:
         try:
@@ -110,16 +108,20 @@ def _legacy_words(target: Target, depth: int) -> Iterator[str]:
         yield "-host=" + _nested(target.host, depth)
 
 
-def _value(value: Any, depth: int) -> str:
-    from .target import Target
+def _is_target(value: object) -> bool:
+    # Attribute values are bool, int, str, tuples, None or a Target (the only class with a
+    # to_json); the Target class itself lives above this stage.
+    return hasattr(value, "to_json") and hasattr(value, "attrs")
 
+
+def _value(value: Any, depth: int) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
         return _word(_string(value))
-    if isinstance(value, Target):
+    if _is_target(value):
         return _nested(value, depth)
     if isinstance(value, tuple):
         return _array(value, depth)
@@ -135,9 +137,7 @@ def _string(value: str) -> str:
 
 def _item(value: Any, depth: int) -> str:
     """One array item: plain, or quoted so that neither commas nor quotes split it."""
-    from .target import Target
-
-    if isinstance(value, Target):
+    if _is_target(value):
         text = _legacy(value, depth + 1)
         text = json_text(value) if text is None else text
     elif isinstance(value, str):

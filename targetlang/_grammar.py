@@ -1,6 +1,9 @@
-"""Reads target text into syntax nodes with the LALR parser built from ``grammar/target.lark``.
+"""Reads target text into syntax nodes with the LALR parsers built from ``grammar/``.
 
-This is the only module that constructs a Lark parser or sees Lark's exceptions.
+This is the only module that constructs a Lark parser or sees Lark's trees and exceptions:
+``grammar/target.lark`` (legacy target text, into ``_ast`` nodes) and ``grammar/tvmc.lark``
+(tvmc's ``--target`` lists, into plain words). Every Lark error becomes a ``SyntaxProblem``
+(a message and an offset) here; the callers turn it into a ``TargetSyntaxError``.
 """
 
 from __future__ import annotations
@@ -101,6 +104,14 @@ def tvmc_parser() -> Lark:
 
     return Lark(grammar_text("tvmc.lark"), parser="lalr", lexer="contextual",
                 start=["targets", "kind_option"], cache=True)
+
+
+@functools.cache
+def plain_target_parser() -> Lark:
+    """``grammar/target.lark`` without the transformer (for tools: Hypothesis' ``from_lark``)."""
+    from lark import Lark
+
+    return Lark(grammar_text(), parser="lalr")
 
 
 def grammar_text(name: str = "target.lark") -> str:
@@ -226,3 +237,76 @@ def parse_with_lark(text: str) -> TargetText:
         raise SyntaxProblem("cannot read the target text", getattr(e, "pos_in_stream", 0) or 0) from None
     assert isinstance(tree, TargetText)
     return tree
+
+
+# ---- tvmc's --target lists (grammar/tvmc.lark) ------------------------------------------------
+
+#: One entry of a tvmc list: its name, and its option words as written, each with its offset.
+TvmcSyntax = tuple[Word, tuple[Word, ...]]
+
+
+def parse_tvmc_list(text: str) -> list[TvmcSyntax]:
+    """The entries of a tvmc ``--target`` list; ``SyntaxProblem`` with an offset into ``text``."""
+    from lark import Token, Tree
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+    try:
+        tree = tvmc_parser().parse(text, start="targets")
+    except UnexpectedCharacters as e:
+        offset = e.pos_in_stream or 0
+        char = text[offset] if offset < len(text) else ""
+        if char in "'\"" and text.find(char, offset + 1) < 0:
+            raise SyntaxProblem(f"mismatched quote: this {char} is never closed", offset) from None
+        if char in "'\"":
+            raise SyntaxProblem(f"unexpected quote: quotes belong in a value "
+                                f"(-key={char}...{char})", offset) from None
+        raise SyntaxProblem(f"unexpected {char!r}: options are written -key=value after a "
+                            "name, entries are separated by ','", offset) from None
+    except UnexpectedToken as e:
+        raise _tvmc_token_problem(e.token, text) from None
+    except UnexpectedInput as e:  # pragma: no cover - LALR raises only the two above
+        raise SyntaxProblem("cannot read the target list",
+                            getattr(e, "pos_in_stream", 0) or 0) from None
+    entries: list[TvmcSyntax] = []
+    assert isinstance(tree, Tree)
+    for node in tree.children:
+        assert isinstance(node, Tree)
+        name, *words = node.children
+        assert isinstance(name, Token)
+        options = tuple(Word(str(w), w.start_pos or 0) for w in words if isinstance(w, Token))
+        entries.append((Word(str(name), name.start_pos or 0), options))
+    return entries
+
+
+def _tvmc_token_problem(token: Token, text: str) -> SyntaxProblem:
+    at = token.start_pos if token.start_pos is not None else len(text)
+    if token.type == "$END":
+        if not text.strip():
+            return SyntaxProblem("empty target list: expected a codegen or target name",
+                                 len(text))
+        return SyntaxProblem("expected a codegen or target name after ','", len(text))
+    if token.type == "_COMMA":
+        return SyntaxProblem("expected a codegen or target name before ','", at)
+    if token.type == "NAME":
+        before = re.search(r"(?:^|\s)(-+[^\s,'\"=]+)\s+$", text[:at])
+        if before is not None:
+            return SyntaxProblem(
+                f"{str(token)!r} is not an option: tvmc writes a value with '=' "
+                f"({before.group(1)}={token}), and separates entries with ','", at)
+        return SyntaxProblem(f"{str(token)!r} is not an option: options start with '-', "
+                             "and entries are separated by ','", at)
+    if token.type == "OPTION":
+        return SyntaxProblem(f"expected a codegen or target name before the option "
+                             f"{str(token)!r}", at)
+    return SyntaxProblem(f"unexpected {str(token)!r}", at)  # pragma: no cover
+
+
+def is_tvmc_kind_option(word: str) -> bool:
+    """Whether ``word`` is one ``--target-KIND-OPTION[=VALUE]`` word (grammar/tvmc.lark)."""
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tvmc_parser().parse(word, start="kind_option")
+    except UnexpectedInput:
+        return False
+    return True

@@ -46,6 +46,9 @@ class Context(NamedTuple):
     schema: DialectSchema
     environment: Environment | None
     source: str | None
+    #: the class of the targets made (``target.Target``, handed down by the reader so that
+    #: the lowering need not import the module above it)
+    make: type[Target] | None = None
     #: the registered tag being read (its values are traced as the tag's)
     tag: str | None = None
 
@@ -148,7 +151,7 @@ def from_tag(name: str, ctx: Context) -> Target:
     """A registered tag: the target TVM registered under that name (its ``tag`` field is "")."""
     config = json.loads(json.dumps(ctx.schema.tag_configs[name]))  # a private deep copy
     # Tag configs are complete: nothing to detect.
-    tag_ctx = Context(ctx.schema, None, None, tag=name)
+    tag_ctx = Context(ctx.schema, None, None, ctx.make, name)
     return from_config(config, tag_ctx, Place(), form="tag")
 
 
@@ -322,8 +325,6 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     by ``value_from_text`` (TVM's second ParseType leaves such values as they are).
     ``form`` and ``options`` (legacy text's options as written) go into the target's trace.
     """
-    from .target import Target
-
     path = place.path
     offsets = offsets or {}
 
@@ -422,7 +423,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
     trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
              hook_out, hook_keys, filled, queried, ctx.source, None, ())
-    return Target._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
+    assert ctx.make is not None
+    return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features, trace=trace)
 
 
@@ -457,9 +459,7 @@ def _type_name(value: object) -> str:
 
 def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
     """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
-    from .target import Target
-
-    if isinstance(value, Target):
+    if ctx.make is not None and isinstance(value, ctx.make):
         return value
     if isinstance(value, str):
         return _from_json_string(value, ctx, place, offset, path)
@@ -471,7 +471,7 @@ def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path:
 def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
                       path: str) -> Target:
     """A target given as a string inside JSON: errors point at that JSON value."""
-    inner_ctx = Context(ctx.schema, ctx.environment, text, ctx.tag)
+    inner_ctx = Context(ctx.schema, ctx.environment, text, ctx.make, ctx.tag)
     try:
         return from_string(text, inner_ctx, Place(None, path))
     except TargetError as e:
@@ -483,8 +483,6 @@ def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
 def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, offset: int | None,
                     path: str) -> Any:
     """``ParseType(const Any&, info)``: check (and for int/bool, convert) a config value."""
-    from .target import Target
-
     if type_.is_integer:
         if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
             return bool(value) if type_ is BOOL else int(value)
@@ -494,7 +492,8 @@ def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, off
     elif type_ is TARGET:
         if value is None:
             return None  # TVM keeps a null target (as an item of composite -devices, say)
-        if isinstance(value, (Target, str, Mapping)):
+        if isinstance(value, (str, Mapping)) or (ctx.make is not None
+                                                 and isinstance(value, ctx.make)):
             return _construct(value, ctx, place, offset, path)
     elif type_.element is not None and type_.is_array and isinstance(value, (list, tuple)):
         element = type_.element

@@ -18,7 +18,6 @@ that specialize each other have equal dialects and equal ``to_json()``, so they 
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -71,16 +70,6 @@ def specializes(a: Target, b: Target) -> bool:
     if a is b:
         return True
     return dialect_extends(a.dialect, b.dialect) and _json_specializes(a.to_json(), b.to_json())
-
-
-@functools.lru_cache(maxsize=4096)
-def tuning_key(target: Target) -> str:
-    """The canonical text of what can influence autotuning (see ``Target.tuning_key``)."""
-    from .target import from_json
-
-    config = {key: value for key, value in target.to_json().items()
-              if key not in NOT_TUNING and value is not None}  # null: not given (-from_device)
-    return from_json(config, dialect=target.dialect).to_string()
 
 
 def device_type(target: Target) -> int:

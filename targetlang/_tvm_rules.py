@@ -206,10 +206,9 @@ def stringify_atomic(value: object) -> str:
         if " " in u and not is_quoted(u):
             u = quote(u)
         return u
-    from .target import Target
-
-    kind = "target.Target" if isinstance(value, Target) else "None" if value is None else \
-        type(value).__name__
+    # (a Target is the only other value an attribute holds; named as TVM names its type)
+    kind = "None" if value is None else "target.Target" if type(value).__name__ == "Target" \
+        else type(value).__name__
     raise RuleError(f"Cannot stringify object of type {kind}")
 
 

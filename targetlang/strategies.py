@@ -26,6 +26,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 from . import _tvm_rules as rules
 from ._dialects import load
+from ._grammar import parse_target_text, plain_target_parser
 from ._schema import AttrSpec, KindSpec
 from ._types import BOOL, INT, STR, TARGET, AttrType
 from .errors import TargetError
@@ -183,8 +184,6 @@ def spellings(target: Target) -> st.SearchStrategy[str]:
 
 def _respell(draw: st.DrawFn, canonical: str, target: Target) -> str:
     """Rewrite canonical legacy text option by option into an equivalent spelling."""
-    from ._grammar import parse_target_text
-
     syntax = parse_target_text(canonical)
     options = [(o.key, o.value.text if o.value else "1") for o in syntax.options]
     if "mkldnn" not in canonical:  # the mkldnn rewrite depends on the exact text
@@ -289,10 +288,6 @@ def grammar_sentences() -> st.SearchStrategy[str]:
     pairs, quoted runs), because Hypothesis can meet their full regexes only by filtering,
     which is very slow.
     """
-    from lark import Lark
-
-    from ._grammar import grammar_text
-
     plain = st.sampled_from(_PLAIN + "\t=-\"{}é")
     escape = st.sampled_from(_SPECIAL + _PLAIN).map(lambda c: "\\" + c)
     quoted = st.lists(st.one_of(st.sampled_from(_PLAIN + " ,=-"), st.just("\\'")),
@@ -311,7 +306,7 @@ def grammar_sentences() -> st.SearchStrategy[str]:
     # a trailing space keeps each drawn word a word of its own.
     spaced = {name: strategy.map(lambda w: w + " ") for name, strategy in
               {"WORD": word, "OPTION_ASSIGN": option_assign, "OPTION_NAME": option_name}.items()}
-    return from_lark(Lark(grammar_text(), parser="lalr"), explicit=spaced)
+    return from_lark(plain_target_parser(), explicit=spaced)
 
 
 def malformed_strings(dialect: str = DEFAULT_DIALECT) -> st.SearchStrategy[str]:

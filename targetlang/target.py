@@ -19,6 +19,7 @@ from ._lower import (
 )
 from ._dialects import DIALECTS, load
 from ._schema import DialectSchema, KindSpec
+from ._specialize import NOT_TUNING, specializes
 from ._trace import Trace
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError
@@ -185,7 +186,7 @@ class Target:
         if style != "canonical":
             raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
         if self._canonical is None:
-            self._canonical = _format.canonical(self)
+            self._canonical = _format.canonical(self, parse)
         return self._canonical
 
     def __str__(self) -> str:
@@ -222,7 +223,6 @@ class Target:
         ``cuda -arch=sm_80 -compiler=tensorrt`` (dialect ``collage``) specializes
         ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_specialize.py``.
         """
-        from ._specialize import specializes
         return specializes(self, other)
 
     def tuning_key(self) -> str:
@@ -233,8 +233,7 @@ class Target:
         options (``executor``, ``runtime``, ``link-params``, ``system-lib``,
         ``interface-api``, ``unpacked-api``) are not.
         """
-        from ._specialize import tuning_key
-        return tuning_key(self)
+        return _tuning_key(self)
 
     # ---- copies ----------------------------------------------------------------------------
 
@@ -264,6 +263,13 @@ def _plain(value: AttrValue) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _tuning_key(target: Target) -> str:
+    config = {key: value for key, value in target.to_json().items()
+              if key not in NOT_TUNING and value is not None}  # null: not given (-from_device)
+    return from_json(config, dialect=target.dialect).to_string()
 
 
 def _unpickle(config: dict[str, Any], dialect: str) -> Target:
@@ -312,7 +318,7 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
-    ctx = Context(_schema(dialect), environment, text)
+    ctx = Context(_schema(dialect), environment, text, Target)
     try:
         return from_top_level_text(text, ctx)
     except RecursionError:
@@ -328,7 +334,7 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
         return parse(obj.lstrip(), dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type(obj).__name__}")
-    ctx = Context(_schema(dialect), environment, None)
+    ctx = Context(_schema(dialect), environment, None, Target)
     try:
         return from_config(truncate_strings(dict(obj)), ctx, Place())
     except UnencodableString:

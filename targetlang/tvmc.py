@@ -40,13 +40,13 @@ from .errors import (
     UnknownAttributeError,
     UnknownKindError,
 )
+from ._ast import Word
 from ._dialects import load
+from ._grammar import SyntaxProblem, is_tvmc_kind_option, parse_tvmc_list
 from ._types import BOOL, INT, STR, AttrType, array_of, parse_type
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 
 if TYPE_CHECKING:
-    from lark import Lark, Token
-
     from .environment import Environment
 
 __all__ = [
@@ -173,12 +173,6 @@ class TvmcEntry:
         return {option.key: option.value for option in self.options}
 
 
-def _parser() -> Lark:
-    from ._grammar import tvmc_parser
-
-    return tvmc_parser()
-
-
 def _syntax_error(message: str, text: str, offset: int) -> TargetSyntaxError:
     return TargetSyntaxError(message, source=text, offset=offset)
 
@@ -187,74 +181,28 @@ def read_entries(text: str) -> list[TvmcEntry]:
     """Read tvmc's ``--target`` text into its entries, without looking at what they name."""
     if not isinstance(text, str):
         raise TypeError(f"read_entries() takes text, not {type(text).__name__}")
-    from lark import Token, Tree
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
     try:
-        tree = _parser().parse(text, start="targets")
-    except UnexpectedCharacters as e:
-        offset = e.pos_in_stream or 0
-        char = text[offset] if offset < len(text) else ""
-        if char in "'\"" and text.find(char, offset + 1) < 0:
-            raise _syntax_error(f"mismatched quote: this {char} is never closed", text,
-                                offset) from None
-        if char in "'\"":
-            raise _syntax_error(f"unexpected quote: quotes belong in a value "
-                                f"(-key={char}...{char})", text, offset) from None
-        raise _syntax_error(f"unexpected {char!r}: options are written -key=value after a "
-                            "name, entries are separated by ','", text, offset) from None
-    except UnexpectedToken as e:
-        raise _token_error(e.token, text) from None
-    except UnexpectedInput as e:  # pragma: no cover - LALR raises only the two above
-        raise _syntax_error("cannot read the target list", text,
-                            getattr(e, "pos_in_stream", 0) or 0) from None
+        syntax = parse_tvmc_list(text)
+    except SyntaxProblem as e:
+        raise _syntax_error(e.message, text, e.offset) from None
     entries = []
-    assert isinstance(tree, Tree)
-    for node in tree.children:
-        assert isinstance(node, Tree)
-        name, *words = node.children
-        assert isinstance(name, Token)
+    for name, words in syntax:
         options: list[TvmcOption] = []
         seen: dict[str, int] = {}
         for word in words:
-            assert isinstance(word, Token)
             option = _option(word, text)
             if option.key in seen:
                 raise DuplicateAttributeError(
-                    f"the option {option.key!r} of {str(name)!r} is given more than once",
+                    f"the option {option.key!r} of {name.text!r} is given more than once",
                     source=text, offset=option.key_offset)
             seen[option.key] = option.key_offset
             options.append(option)
-        entries.append(TvmcEntry(str(name), name.start_pos or 0, tuple(options)))
+        entries.append(TvmcEntry(name.text, name.offset, tuple(options)))
     return entries
 
 
-def _token_error(token: Token, text: str) -> TargetSyntaxError:
-    at = token.start_pos if token.start_pos is not None else len(text)
-    if token.type == "$END":
-        if not text.strip():
-            return _syntax_error("empty target list: expected a codegen or target name",
-                                 text, len(text))
-        return _syntax_error("expected a codegen or target name after ','", text, len(text))
-    if token.type == "_COMMA":
-        return _syntax_error("expected a codegen or target name before ','", text, at)
-    if token.type == "NAME":
-        before = re.search(r"(?:^|\s)(-+[^\s,'\"=]+)\s+$", text[:at])
-        if before is not None:
-            return _syntax_error(
-                f"{str(token)!r} is not an option: tvmc writes a value with '=' "
-                f"({before.group(1)}={token}), and separates entries with ','", text, at)
-        return _syntax_error(f"{str(token)!r} is not an option: options start with '-', "
-                             "and entries are separated by ','", text, at)
-    if token.type == "OPTION":
-        return _syntax_error(f"expected a codegen or target name before the option "
-                             f"{str(token)!r}", text, at)
-    return _syntax_error(f"unexpected {str(token)!r}", text, at)  # pragma: no cover
-
-
-def _option(word: Token, text: str) -> TvmcOption:
-    raw = str(word)
-    start = word.start_pos or 0
+def _option(word: Word, text: str) -> TvmcOption:
+    raw, start = word
     dashes = len(raw) - len(raw.lstrip("-"))
     key, equals, value = raw[dashes:].partition("=")
     key_offset = start + dashes
@@ -307,12 +255,8 @@ def split_kind_option(word: str, *, dialect: str = DEFAULT_DIALECT) -> tuple[str
     KIND is the longest codegen or target kind name that leaves an option name after it
     (names contain ``-``: ``--target-cmsis-nn-mcpu``); the value is None without ``=``.
     """
-    from lark.exceptions import UnexpectedInput
-
-    try:
-        _parser().parse(word, start="kind_option")
-    except UnexpectedInput:
-        raise _syntax_error("expected --target-KIND-OPTION=VALUE", word, 0) from None
+    if not is_tvmc_kind_option(word):
+        raise _syntax_error("expected --target-KIND-OPTION=VALUE", word, 0)
     name, equals, value = word[len("--target-"):].partition("=")
     for kind in sorted(_names(dialect), key=len, reverse=True):
         if name.startswith(kind + "-") and len(name) > len(kind) + 1:
