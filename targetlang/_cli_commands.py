@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ._names import did_you_mean
 from ._resources import data_text
 from .cli import (
     EXIT_INVALID,
@@ -233,11 +234,7 @@ def _device_names() -> dict[int, str]:
 
 
 def _unknown(kind: str, name: str, candidates: list[str]) -> UnknownKindError:
-    import difflib
-
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return UnknownKindError(f"unknown {kind} {name!r}{hint}")
+    return UnknownKindError(f"unknown {kind} {name!r}{did_you_mean(name, candidates)}")
 
 
 def _kind_json(name: str, dialect: str) -> dict[str, Any]:

@@ -18,11 +18,11 @@ and every reader ends in the same ``from_config`` with its dialect's schema and 
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ._names import did_you_mean
 from ._ast import Option, Word
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
 from ._parsers import Hook
@@ -84,8 +84,7 @@ def read_027(text: str, ctx: Context, place: Place) -> Target:
     if text in ctx.schema.kinds:
         return from_config({"kind": text}, ctx, place, text_offset=place.at(0), form="text")
     if re.fullmatch(r"[\w.]+", text):
-        close = difflib.get_close_matches(text, list(ctx.schema.kinds), n=1, cutoff=0.75)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        hint = did_you_mean(text, ctx.schema.kinds)
         _fail(UnknownKindError, f"unknown target kind {text!r}{hint}", ctx, place.at(0))
     _fail(TargetSyntaxError, "TVM 0.24 and later read TargetJSON, a registered tag or a bare "
           "kind name, not a legacy target string; convert it with targetlang.migrate()",
@@ -140,8 +139,7 @@ def read_06(text: str, ctx: Context, place: Place) -> Target:
     name, name_offset = words[0]
     kind = ctx.schema.kinds.get(name)
     if kind is None:
-        close = difflib.get_close_matches(name, list(ctx.schema.kinds), n=1, cutoff=0.75)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        hint = did_you_mean(name, ctx.schema.kinds)
         _fail(UnknownKindError, f"unknown target kind {name!r}{hint} (TVM 0.6 logged it and "
               "built a stackvm target)", ctx, place.at(name_offset))
     aliases, fixed, data = _facts_06()
@@ -169,9 +167,7 @@ def read_06(text: str, ctx: Context, place: Place) -> Target:
         if spec is None or attr in fixed[name] or attr in ("host", "tag", "from_device"):
             why = (f"TVM 0.6 set {attr!r} by kind; no option changed it" if attr in fixed[name]
                    else f"TVM 0.6 did not read -{key} for target kind {name!r}")
-            close = difflib.get_close_matches(key, [a for a in kind.attrs
-                                                    if a not in fixed[name]], n=1, cutoff=0.75)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(key, [a for a in kind.attrs if a not in fixed[name]])
             _fail(UnknownAttributeError, f"unknown attribute {key!r}{hint}: {why}", ctx,
                   place.at(offset + 1))
         if attr in config:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ._names import json_path
 from .target import Target
 
 __all__ = ["Change", "diff", "render"]
@@ -40,11 +41,6 @@ class Change:
         return out
 
 
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
 
 def _order(keys: set[str]) -> list[str]:
     return [k for k in _FIELDS if k in keys] + sorted(k for k in keys if k not in _FIELDS)
@@ -58,11 +54,11 @@ def _same(a: Any, b: Any) -> bool:
 def _walk(a: Any, b: Any, path: str, out: list[Change]) -> None:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in _order(set(a) | set(b)):
-            _walk(a.get(key, _MISSING), b.get(key, _MISSING), _join(path, key), out)
+            _walk(a.get(key, _MISSING), b.get(key, _MISSING), json_path(path, key), out)
     elif path.endswith("devices") and isinstance(a, list) and isinstance(b, list) \
             and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b)):
-            _walk(x, y, _join(path, index), out)
+            _walk(x, y, json_path(path, index), out)
     elif a is _MISSING:
         out.append(Change(path, "added", None, b))
     elif b is _MISSING:

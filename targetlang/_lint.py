@@ -23,7 +23,6 @@ dialect itself (default keys, registered tags).
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -31,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ._names import did_you_mean, json_path
 from . import _tvm_rules as rules
 from ._ast import Option
 from ._resources import data_text
@@ -137,9 +137,6 @@ def _nowhere(_: int) -> int | None:
     return None
 
 
-def _join(path: str, key: str | int) -> str:
-    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else key
-
 
 class _Written:
     """One option of legacy text as written: its word, interpretation, and source offsets."""
@@ -211,20 +208,20 @@ class _Linter:
                 spec = specs.get(option.key)
                 if spec is not None:
                     self.text_option(target.kind,
-                                     _Written(option, spec.type, _join(path, option.key), at,
+                                     _Written(option, spec.type, json_path(path, option.key), at,
                                               self.schema.rules.quoting))
         else:
             for key, value in trace.given.items():
                 spec = specs.get(key) if isinstance(key, str) and key != "kind" else None
                 if spec is not None:
-                    self.json_option(target.kind, key, spec.type, value, _join(path, key))
+                    self.json_option(target.kind, key, spec.type, value, json_path(path, key))
         if target.host is not None:
-            self.target(target.host, _join(path, "host"))
+            self.target(target.host, json_path(path, "host"))
         devices = target.attrs.get("devices")
         if isinstance(devices, tuple):
             for index, device in enumerate(devices):
                 if isinstance(device, Target):
-                    self.target(device, _join(_join(path, "devices"), index))
+                    self.target(device, json_path(json_path(path, "devices"), index))
 
     # ---- legacy text -------------------------------------------------------------------
 
@@ -294,8 +291,7 @@ class _Linter:
         known = self.known.get(key)
         if known is not None and value and value not in known:
             what, why = _WHAT[key]
-            close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.7)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(value, sorted(known))
             self.warn("unknown-value", f"unknown {what} {value!r}{hint}: {why}", offset, path)
         form = _ARCH_FORMATS.get((kind, key))
         if form is not None and not form[0].fullmatch(value):

@@ -9,15 +9,16 @@ and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
+from ._names import json_path
 from . import _tvm_rules as rules
 from ._ast import Option
 from ._grammar import SyntaxProblem, parse_target_text
 from ._parsers import Hook
-from ._schema import FIELDS, AttrSpec, DialectSchema, KindSpec
+from ._schema import AttrSpec, DialectSchema, KindSpec
 from ._trace import Form
 from ._types import BOOL, INT, STR, TARGET, AttrType, array_of
 from .errors import (
@@ -79,11 +80,6 @@ class Place:
             positions = range(length + 1)
         return Place([self.at(start + p) for p in positions], path)
 
-
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
 
 
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
@@ -297,7 +293,7 @@ def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
     kind = ctx.schema.kinds.get(name)
     if kind is None:
         error = UnknownKindError(f"unknown target kind {name!r}", source=ctx.source,
-                                 offset=offset, path=_join(path, "kind") if path else None)
+                                 offset=offset, path=json_path(path, "kind") if path else None)
         raise error._with_suggestion(name, (*ctx.schema.kinds, *ctx.schema.tag_configs))
     return kind
 
@@ -307,7 +303,7 @@ def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str)
     if spec is None:
         error = UnknownAttributeError(f"unknown attribute {key!r} for target kind {kind.name!r}",
                                       source=ctx.source, offset=offset,
-                                      path=_join(path, key) if path else None)
+                                      path=json_path(path, key) if path else None)
         raise error._with_suggestion(key, tuple(kind.attrs))
     return spec
 
@@ -340,13 +336,13 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
     if "features" in config:
         _fail(TargetValueError, "target features are derived by the target parser, not given",
-              ctx, where(), _join(path, "features"))
+              ctx, where(), json_path(path, "features"))
     if "kind" not in config:
         _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
     name = config["kind"]
     if not isinstance(name, str):
         _fail(AttributeTypeError, f'field "kind" must be a string, not {_type_name(name)}',
-              ctx, where(), _join(path, "kind"))
+              ctx, where(), json_path(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
     as_given = config.copy()  # for the trace: the config before the hook changes it
@@ -359,8 +355,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         try:
             config, features = hook.run(config, ctx.environment, filled)
         except TargetError as e:
-            json_path = (_join(path, e.path) if e.path else path) if not offsets else None
-            _fail(type(e), e.message, ctx, where(e.path), json_path)
+            error_path = (json_path(path, e.path) if e.path else path) if not offsets else None
+            _fail(type(e), e.message, ctx, where(e.path), error_path)
         # References only: the trace works out what the hook changed when it is asked.
         hook_out, hook_keys = config, config.get("keys")
     del config["kind"]
@@ -368,7 +364,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     tag = config.pop("tag", "")
     if not isinstance(tag, str):
         _fail(AttributeTypeError, f'field "tag" must be a string, not {_type_name(tag)}',
-              ctx, where("tag"), _join(path, "tag"))
+              ctx, where("tag"), json_path(path, "tag"))
 
     has_user_keys = "keys" in config
     keys: list[str] = []
@@ -376,11 +372,11 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         given = config.pop("keys")
         if not isinstance(given, (list, tuple)):
             _fail(AttributeTypeError, f'field "keys" must be an array, not {_type_name(given)}',
-                  ctx, where("keys"), _join(path, "keys"))
+                  ctx, where("keys"), json_path(path, "keys"))
         for index, key in enumerate(given):
             if not isinstance(key, str):
                 _fail(AttributeTypeError, f"keys must be strings, not {_type_name(key)}",
-                      ctx, where("keys"), _join(_join(path, "keys"), index))
+                      ctx, where("keys"), json_path(json_path(path, "keys"), index))
             keys.append(key)
     device = config.get("device")
     if isinstance(device, str):
@@ -393,7 +389,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if "host" in config:
         given_host = config.pop("host")
         if given_host is not None:  # a null host is no host
-            host = _construct(given_host, ctx, place, where("host"), _join(path, "host"))
+            host = _construct(given_host, ctx, place, where("host"), json_path(path, "host"))
 
     attrs: dict[str, Any] = {}
     for key, value in config.items():
@@ -406,7 +402,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         if not isinstance(key, str):
             _fail(AttributeTypeError, "config keys must be strings", ctx, where(), path)
         spec = _attr(kind, key, ctx, where(key), path)
-        attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), _join(path, key))
+        attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), json_path(path, key))
 
     queried = "from_device" in attrs
     if queried:
@@ -497,7 +493,7 @@ def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, off
             return _construct(value, ctx, place, offset, path)
     elif type_.element is not None and type_.is_array and isinstance(value, (list, tuple)):
         element = type_.element
-        return tuple(value_from_json(item, element, ctx, place, offset, _join(path, index))
+        return tuple(value_from_json(item, element, ctx, place, offset, json_path(path, index))
                      for index, item in enumerate(value))
     _fail(AttributeTypeError, f"expects {type_.phrase}, but gets {_type_name(value)}: {value!r}"[:300],
           ctx, offset, path)

@@ -14,12 +14,12 @@ runtime   ``cpp`` and ``crt`` (``system-lib``: bool); the legacy ``-runtime=`` s
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from ._names import did_you_mean
 from ._config_schema import ComponentSpec, facts
 from .errors import ConfigError
 
@@ -63,8 +63,7 @@ class _Component:
             where = f"{attrs_path}.{key}"
             option = spec.options.get(key) if isinstance(key, str) else None
             if option is None:
-                close = difflib.get_close_matches(str(key), list(spec.options), n=1, cutoff=0.7)
-                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                hint = did_you_mean(str(key), spec.options, '"')
                 known = ", ".join(spec.options) or "none"
                 raise ConfigError(f'{self._what} "{spec.name}" has no attribute "{key}"{hint}; '
                                   f"its attributes: {known}", path=where)
@@ -98,8 +97,7 @@ class _Component:
         registry = cls._registry()
         name = cls._aliases().get(name, name)
         if name not in registry:
-            close = difflib.get_close_matches(name, list(registry), n=1, cutoff=0.6)
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            hint = did_you_mean(name, registry, '"')
             aliases = "".join(f", {a} (= {n})" for a, n in cls._aliases().items())
             raise ConfigError(f'unknown {cls._what} "{name}"{hint}; known: '
                               f"{', '.join(registry)}{aliases}", path=where)

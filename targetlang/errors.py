@@ -60,11 +60,10 @@ class TargetError(ValueError):
         """The name that was probably meant ("did you mean"), or None."""
         if self._hint is None:
             return None
-        import difflib
+        from ._names import closest  # on first use: a leaf module, kept out of start-up
 
         name, candidates = self._hint
-        close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
-        return close[0] if close else None
+        return closest(name, candidates)
 
     @property
     def message(self) -> str:

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._names import json_path
 from ._dialects import DIALECTS, load, releases
 from .environment import Environment
 from .errors import TargetError
@@ -111,11 +112,6 @@ def _read(source: TargetSource, source_dialect: str, environment: Environment | 
 
 # ---- conversion ------------------------------------------------------------------------------------
 
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
 
 def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict[str, Any]:
     schema = load(dialect)
@@ -128,7 +124,7 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
     if not _keys_derived(target):
         out["keys"] = list(target.keys)  # the user's keys; derived ones the new release derives
     if target.host is not None:
-        out["host"] = _convert(target.host, dialect, _join(path, "host"), outcome)
+        out["host"] = _convert(target.host, dialect, json_path(path, "host"), outcome)
     for key, value in target.attrs.items():
         if value is None:
             continue  # -from_device: asked of the device, nothing to carry
@@ -136,12 +132,12 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
         old = source_kind.attrs[key]
         at_default = old.has_default and old.default == value
         if spec is not None and key not in ("host", "tag", "keys"):
-            out[key] = _value(value, _join(path, key), dialect, outcome)
+            out[key] = _value(value, json_path(path, key), dialect, outcome)
         elif key in MOVED_OPTIONS:
             if not at_default:
                 outcome.moved.setdefault(path, {})[key] = _value(value, "", dialect, outcome)
         elif not at_default:
-            outcome.lost.append(f"{_join(path, key)}={_show(value)}")
+            outcome.lost.append(f"{json_path(path, key)}={_show(value)}")
     return out
 
 
@@ -163,7 +159,7 @@ def _value(value: Any, path: str, dialect: str, outcome: _Outcome) -> Any:
     if isinstance(value, Target):
         return _convert(value, dialect, path, outcome)
     if isinstance(value, tuple):
-        return [_value(v, _join(path, i), dialect, outcome) for i, v in enumerate(value)]
+        return [_value(v, json_path(path, i), dialect, outcome) for i, v in enumerate(value)]
     return value
 
 

@@ -21,7 +21,6 @@ values with anything but letters, digits, ``+-.,`` and spaces) or misread the te
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -30,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._names import did_you_mean
 from ._resources import data_text
 from .errors import (
     AttributeTypeError,
@@ -261,7 +261,7 @@ def split_kind_option(word: str, *, dialect: str = DEFAULT_DIALECT) -> tuple[str
     for kind in sorted(_names(dialect), key=len, reverse=True):
         if name.startswith(kind + "-") and len(name) > len(kind) + 1:
             return kind, name[len(kind) + 1:], value if equals else None
-    hint = _suggest(name.split("-")[0], _names(dialect))
+    hint = did_you_mean(name.split("-")[0], _names(dialect))
     raise UnknownKindError(f"{word.partition('=')[0]!r} names no codegen or target kind{hint}",
                            source=word, offset=len("--target-"))
 
@@ -357,11 +357,6 @@ class TvmcTarget:
         return f"TvmcTarget(codegens={self.codegens!r}, target={self._target!r})"
 
 
-def _suggest(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None, *,
                dialect: str = DEFAULT_DIALECT, environment: Environment | None = None
                ) -> TvmcTarget:
@@ -391,7 +386,7 @@ def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None
     for entry in entries:
         if entry.name not in known_codegens and entry.name not in known_kinds \
                 and entry.name not in known_tags:
-            hint = _suggest(entry.name, [*known_codegens, *known_kinds])
+            hint = did_you_mean(entry.name, [*known_codegens, *known_kinds])
             raise UnknownKindError(f"unknown codegen or target kind {entry.name!r}{hint}",
                                    source=text, offset=entry.offset)
         if entry.name in seen:
@@ -480,7 +475,7 @@ def _codegen_options(entry: TvmcEntry, spec: CodegenSpec, extra: Mapping[str, An
 def _described(spec: CodegenSpec, key: str, text: str, offset: int | None) -> CodegenOption | None:
     option = spec.options.get(key)
     if option is None and not spec.open:
-        hint = _suggest(key, spec.options)
+        hint = did_you_mean(key, spec.options)
         if not hint:
             names = list(spec.options)
             known = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
