@@ -113,7 +113,7 @@ def _only(*kinds: str) -> Mapping[str, Hook]:
 register(Dialect(
     "tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a tag), feature.* "
     "keys, kinds cuda_host and trn; what migrate() writes",
-    data_file="tvm-0.27.json", release=(0, 27), rules=DialectRules(feature_keys=True),
+    data_file="tvm-0.27.json", release=(0, 27), rules=DialectRules(feature_keys=True, tag_overrides=True),
     reader=releases_before_0_21.read_027,
     hooks=MappingProxyType({**TARGET_PARSERS, **releases_before_0_21.HOOKS_027})))
 register(Dialect(

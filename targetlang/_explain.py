@@ -68,7 +68,7 @@ def node(target: Target) -> Node:
         out["tag_name"] = trace.tag_name
     if target.host is not None:
         out["host"] = node(target.host)
-        out["host"]["source"] = trace.source_name
+        out["host"]["source"] = "written" if "host" in trace.overrides else trace.source_name
     if devices is not None:
         out["devices"] = devices
     return out

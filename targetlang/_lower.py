@@ -313,13 +313,15 @@ def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str)
 def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
                 offsets: Mapping[str, int] | None = None, text_offset: int | None = None,
                 typed: bool = False, form: Form = "json",
-                options: tuple[Option, ...] = ()) -> Target:
+                options: tuple[Option, ...] = (), overrides: frozenset[str] = frozenset()
+                ) -> Target:
     """``TargetInternal::FromConfig``: the kind's parser, tag, keys, host, attributes, defaults.
 
     ``offsets`` gives, for legacy text, where each key's value was written (for errors);
     ``text_offset`` is where JSON text started. ``typed`` says the values were already read
     by ``value_from_text`` (TVM's second ParseType leaves such values as they are).
-    ``form`` and ``options`` (legacy text's options as written) go into the target's trace.
+    ``form``, ``options`` (legacy text's options as written) and ``overrides`` (what a
+    ``{"tag": ..., <overrides>}`` config changed of its tag) go into the target's trace.
     """
     path = place.path
     offsets = offsets or {}
@@ -338,6 +340,8 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         _fail(TargetValueError, "target features are derived by the target parser, not given",
               ctx, where(), json_path(path, "features"))
     if "kind" not in config:
+        if "tag" in config and ctx.schema.rules.tag_overrides:
+            return _from_tag_overrides(config, ctx, place, where("tag"), path)
         _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
     name = config["kind"]
     if not isinstance(name, str):
@@ -389,7 +393,9 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if "host" in config:
         given_host = config.pop("host")
         if given_host is not None:  # a null host is no host
-            host = _construct(given_host, ctx, place, where("host"), json_path(path, "host"))
+            # A host that overrides a tag's is the user's, not the tag's.
+            host_ctx = ctx._replace(tag=None) if "host" in overrides else ctx
+            host = _construct(given_host, host_ctx, place, where("host"), json_path(path, "host"))
 
     attrs: dict[str, Any] = {}
     for key, value in config.items():
@@ -418,7 +424,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
     trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
-             hook_out, hook_keys, filled, queried, ctx.source, None, ())
+             hook_out, hook_keys, filled, queried, ctx.source, overrides, None, ())
     assert ctx.make is not None
     return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features, trace=trace)
@@ -426,6 +432,27 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
 _ABSENT: Any = object()
 _NONE: frozenset[str] = frozenset()
+
+
+def _from_tag_overrides(config: Mapping[str, Any], ctx: Context, place: Place,
+                        offset: int | None, path: str) -> Target:
+    """``{"tag": NAME, <overrides>}`` (TVM 0.24 and later): the registered tag's config with
+    the given members replaced (a host or keys whole), its ``tag`` field set to NAME."""
+    name = config["tag"]
+    if not isinstance(name, str):
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {_type_name(name)}',
+              ctx, offset, json_path(path, "tag"))
+    tag_config = ctx.schema.tag_configs.get(name)
+    if tag_config is None:
+        error = UnknownKindError(f"unknown target tag {name!r}", source=ctx.source,
+                                 offset=offset, path=json_path(path, "tag"))
+        raise error._with_suggestion(name, tuple(ctx.schema.tag_configs))
+    merged: dict[str, Any] = json.loads(json.dumps(tag_config))  # a private deep copy
+    overrides = {key: value for key, value in config.items() if key != "tag"}
+    merged.update(overrides)
+    merged["tag"] = name
+    return from_config(merged, ctx._replace(tag=name), place, text_offset=offset, form="tag",
+                       overrides=frozenset(overrides))
 
 
 def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:

@@ -66,12 +66,15 @@ class DialectRules:
     ``default_keys_always``: the kind's default keys follow the user's ``-keys`` too (TVM
     0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived ``feature.*`` keys that
     TVM 0.27's ``export()`` writes (they are read and ignored); ``quoting``: legacy text has
-    quotes and escapes (TVM 0.6's words are taken literally).
+    quotes and escapes (TVM 0.6's words are taken literally); ``tag_overrides``: a config
+    without ``kind`` may name a tag and override its members (``{"tag":
+    "nvidia/jetson-orin-nano", "max_num_threads": 512}``, TVM 0.24 and later).
     """
 
     default_keys_always: bool = False
     feature_keys: bool = False
     quoting: bool = True
+    tag_overrides: bool = False
 
 
 @dataclass(frozen=True, slots=True)

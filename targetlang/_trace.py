@@ -63,6 +63,8 @@ class Trace(NamedTuple):
     queried: bool = False
     #: the text whose offsets ``at`` gives (a target text inside JSON has its own)
     source: str | None = None
+    #: what a ``{"tag": ..., <overrides>}`` config gave over its tag (written, not the tag's)
+    overrides: AbstractSet[str] = frozenset()
     #: the outermost text only: TVM's wrapper cut it at a NUL here, and rewrote 'mkldnn' here
     nul: int | None = None
     mkldnn: tuple[int, ...] = ()
@@ -102,6 +104,8 @@ class Trace(NamedTuple):
             return "target parser"
         if self.queried and value is None:
             return "device query"  # from_device itself too: the query clears it
+        if name in self.overrides:
+            return "written"
         if self.is_given(name):
             if self.tag_name is not None and name in defaults and defaults[name] == value:
                 # A tag's recorded config is its export, which repeats the kind's defaults.
@@ -135,7 +139,7 @@ class Trace(NamedTuple):
         for key in keys:
             origin: Origin
             if key in given:
-                origin = self.source_name
+                origin = "written" if "keys" in self.overrides else self.source_name
             elif isinstance(self.hook_keys, (list, tuple)) and key in self.hook_keys:
                 origin = "target parser"
             elif key == device:

@@ -66,3 +66,60 @@ def test_each_dialect_is_one_object_with_facts_reader_and_hooks() -> None:
     assert set(load("tvm-0.8").hooks) == {"nvptx", "rocm"}
     assert not load("tvm-0.6").hooks and not load("tvm-0.6").rules.quoting
     assert "compiler" in load("collage").kinds["cuda"].attrs
+
+
+# ---- TVM 0.24 and later: {"tag": ..., <overrides>} ------------------------------------------
+
+TAG_OVERRIDES = [
+    {"tag": "nvidia/jetson-orin-nano", "max_num_threads": 512},
+    {"tag": "nvidia/jetson-orin-nano", "keys": ["x"]},
+    {"tag": "nvidia/jetson-orin-nano", "kind": "cuda", "arch": "sm_80"},  # a kind: no tag read
+    {"tag": "nvidia/jetson-orin-nano", "tag": "nvidia/jetson-orin-nano"},
+    {"tag": "nvidia/nope", "arch": "sm_80"},
+    {"tag": "nvidia/jetson-orin-nano", "nonsense": 1},
+    {"tag": 3},
+    {"tag": "nvidia/jetson-orin-nano", "arch": "compute_80"},
+]
+
+
+def test_tag_with_overrides_is_traced() -> None:
+    text = json.dumps({"tag": "nvidia/jetson-orin-nano", "max_num_threads": 512,
+                       "host": {"kind": "llvm"}})
+    node = explain(text, dialect="tvm-0.27", environment=tl.Environment.no_gpu())
+    assert node["origin"] == "tag" and node["tag_name"] == "nvidia/jetson-orin-nano"
+    sources = {a["name"]: a["source"] for a in node["attrs"]}
+    assert sources["max_num_threads"] == "written" and sources["arch"] == "tag"
+    assert node["host"]["source"] == "written"  # the override replaced the tag's host
+    assert {a["name"]: a["source"] for a in node["host"]["attrs"]} == {"mtriple": "environment"}
+    with pytest.raises(tl.TargetValueError):
+        tl.from_json({"tag": "nvidia/jetson-orin-nano"})  # TVM 0.21 needs a kind
+
+
+@pytest.mark.oracle
+def test_tag_overrides_agree_with_tvm_027() -> None:
+    import subprocess
+
+    from conftest import ORACLE_DIR
+
+    tvm027 = ORACLE_DIR / "bin" / "tvm027-python"
+    if not tvm027.exists():
+        pytest.skip(f"no TVM 0.27 oracle at {tvm027}")
+    code = ("import json, sys, warnings\nwarnings.simplefilter('ignore')\n"
+            "from tvm.target import Target\nout = []\n"
+            "for c in json.load(sys.stdin):\n"
+            "    try:\n        e = Target(c).export()\n"
+            "        plain = lambda o: dict(o.items()) if hasattr(o, 'items') else list(o)\n"
+            "        out.append(json.loads(json.dumps(e, default=plain)))\n"
+            "    except Exception:\n        out.append(None)\n"
+            "print(json.dumps(out))\n")
+    done = subprocess.run([str(tvm027), "-c", code], input=json.dumps(TAG_OVERRIDES),
+                          capture_output=True, text=True, timeout=300, check=True)
+    exports = json.loads(done.stdout.splitlines()[-1])
+    assert sum(export is not None for export in exports) == 4  # the other four are refused
+    for config, export in zip(TAG_OVERRIDES, exports):
+        if export is None:
+            with pytest.raises(tl.TargetError):
+                tl.from_json(config, dialect="tvm-0.27")
+            continue
+        ours = tl.from_json(config, dialect="tvm-0.27")
+        assert ours == tl.from_json(export, dialect="tvm-0.27"), config
