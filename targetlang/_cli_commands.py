@@ -85,6 +85,9 @@ def register(sub: Any) -> None:
     add_dialect(p)
     add_environment(p)
     add_json(p, "a JSON list of changes: path, change, old, new")
+    p.add_argument("--origins", action="store_true",
+                   help="also say where each value came from (written, default, "
+                        "environment, target parser, ...)")
     p.set_defaults(handler=_diff)
 
     p = _add(sub, "kinds", "list the target kinds, or show one with its attributes",
@@ -213,9 +216,9 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
         return EXIT_INVALID
     changes = diff(a, b)
     if args.json:
-        io.out(_dump([c.to_json() for c in changes], 2))
+        io.out(_dump([c.to_json(args.origins) for c in changes], 2))
     elif changes:
-        io.out(render(changes, lambda part, style: io.paint(part, style)))
+        io.out(render(changes, lambda part, style: io.paint(part, style), args.origins))
     return EXIT_INVALID if changes else EXIT_OK
 
 

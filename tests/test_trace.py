@@ -145,3 +145,18 @@ def test_readers_of_the_trace_raise_only_target_errors(dialect: str) -> None:
                 stdout=out, stderr=err)
     assert code in (0, 1)
     assert len(out.getvalue().rstrip("\n").split("\n")) == len(texts)  # one JSON line each
+
+
+def test_diff_reads_where_each_side_came_from() -> None:
+    env = tl.Environment.no_gpu()
+    changes = diff(tl.parse("rocm", environment=env), tl.parse("rocm -mcpu=gfx90a"))
+    assert [(c.path, c.origins) for c in changes] == [("mcpu", ("environment", "written"))]
+    changes = diff(tl.parse("cuda -arch=sm_72 -host=llvm"), tl.parse("nvidia/jetson-agx-xavier"))
+    origins = {c.path: c.origins for c in changes}
+    assert origins["host.mcpu"] == (None, "tag")  # added: only the new side has an origin
+    assert origins["max_shared_memory_per_block"] == (None, "tag")
+    assert origins["host.keys"] == (None, None)  # keys are not one attribute
+    out = io.StringIO()
+    main(["diff", "--origins", "rocm", "rocm -mcpu=gfx90a", "--environment", "no-gpu"],
+         stdout=out, stderr=io.StringIO())
+    assert out.getvalue() == '~ mcpu: "gfx900" -> "gfx90a"  (environment -> written)\n'
