@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from . import _dialects_legacy as releases_before_0_21
-from ._parsers import TARGET_PARSERS, Hook
+from ._parsers import HOOKS_027, TARGET_PARSERS, Hook
 from ._schema import AttrSpec, DialectRules, DialectSchema, schema_extended, schema_from_data
 from ._types import STR
 
@@ -32,7 +30,6 @@ __all__ = ["DIALECTS", "Dialect", "dialect_extends", "load", "register", "releas
 Reader = Callable[[str, "Context", "Place"], "Target"]
 
 
-@dataclass(frozen=True)
 class Dialect:
     """One dialect: facts, rules, reader and hooks.
 
@@ -41,17 +38,30 @@ class Dialect:
     ``compiler``). ``release`` is the TVM version a release dialect stands for (None for
     an extension): ``detect_dialect`` tries releases newest first. ``hooks`` are the kinds'
     target-parser hooks the release ran (default: TVM 0.21's).
+
+    (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
 
-    name: str
-    description: str
-    data_file: str | None = None
-    base: str | None = None
-    extra_attrs: tuple[AttrSpec, ...] = ()
-    release: tuple[int, ...] | None = None
-    rules: DialectRules = DialectRules()
-    reader: Reader | None = None
-    hooks: Mapping[str, Hook] = field(default_factory=lambda: TARGET_PARSERS)
+    __slots__ = ("name", "description", "data_file", "base", "extra_attrs", "release", "rules",
+                 "reader", "hooks")
+
+    def __init__(self, name: str, description: str, *, data_file: str | None = None,
+                 base: str | None = None, extra_attrs: tuple[AttrSpec, ...] = (),
+                 release: tuple[int, ...] | None = None, rules: DialectRules = DialectRules(),
+                 reader: Reader | None = None, hooks: Mapping[str, Hook] = TARGET_PARSERS
+                 ) -> None:
+        self.name = name
+        self.description = description
+        self.data_file = data_file
+        self.base = base
+        self.extra_attrs = extra_attrs
+        self.release = release
+        self.rules = rules
+        self.reader = reader
+        self.hooks = hooks
+
+    def __repr__(self) -> str:
+        return f"Dialect({self.name!r})"
 
 
 _REGISTRY: dict[str, Dialect] = {}
@@ -104,6 +114,17 @@ def dialect_extends(dialect: str, base: str) -> bool:
     return False
 
 
+def _release_reader(name: str) -> Reader:
+    """The reader ``name`` of ``_dialects_legacy``, imported when a text of its release is read."""
+    def read(text: str, ctx: Context, place: Place) -> Target:
+        from . import _dialects_legacy  # on first use: most programs read only TVM 0.21 text
+
+        reader: Reader = getattr(_dialects_legacy, name)
+        return reader(text, ctx, place)
+
+    return read
+
+
 def _only(*kinds: str) -> Mapping[str, Hook]:
     return MappingProxyType({k: h for k, h in TARGET_PARSERS.items() if k in kinds})
 
@@ -114,8 +135,8 @@ register(Dialect(
     "tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a tag), feature.* "
     "keys, kinds cuda_host and trn; what migrate() writes",
     data_file="tvm-0.27.json", release=(0, 27), rules=DialectRules(feature_keys=True, tag_overrides=True),
-    reader=releases_before_0_21.read_027,
-    hooks=MappingProxyType({**TARGET_PARSERS, **releases_before_0_21.HOOKS_027})))
+    reader=_release_reader("read_027"),
+    hooks=MappingProxyType({**TARGET_PARSERS, **HOOKS_027})))
 register(Dialect(
     "tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: tvm-0.22 plus "
     "opencl texture_depth_limit (transcribed from git)",
@@ -130,13 +151,13 @@ register(Dialect(
     "tvm-0.8", "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry -executor, -runtime, "
     "-link-params, -system-lib, -interface-api, -unpacked-api; default keys follow -keys",
     data_file="tvm-0.8.json", release=(0, 8), rules=DialectRules(default_keys_always=True),
-    reader=releases_before_0_21.read_08, hooks=_only("nvptx", "rocm")))
+    reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm")))
 register(Dialect(
     "tvm-0.6", "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, -target= is "
     "LLVM's -mtriple=, no tags, hosts or quoting",
     data_file="tvm-0.6.json", release=(0, 6),
     rules=DialectRules(default_keys_always=True, quoting=False),
-    reader=releases_before_0_21.read_06, hooks=_only()))
+    reader=_release_reader("read_06"), hooks=_only()))
 register(Dialect(
     "collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' string "
     "attribute naming the backend (cuda -compiler=tensorrt)",

@@ -25,24 +25,20 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ._names import did_you_mean
 from ._ast import Option, Word
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
-from ._parsers import Hook
 from ._types import BOOL
 from ._schema import data_json
 from .errors import (
-    AttributeTypeError,
     DuplicateAttributeError,
     TargetError,
     TargetSyntaxError,
-    TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
 )
 
 if TYPE_CHECKING:
-    from .environment import Environment
     from .target import Target
 
-__all__ = ["HOOKS_027", "read_027", "read_06", "read_08"]
+__all__ = ["read_027", "read_06", "read_08"]
 
 
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None) -> NoReturn:
@@ -51,29 +47,7 @@ def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None
 
 # ---- TVM 0.24 to 0.27 --------------------------------------------------------------------------
 
-def _webgpu_027(config: dict[str, Any], env: Environment | None, from_env: set[str]
-                ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """``UpdateWebGPUAttrs`` (src/backend/webgpu/codegen/target_kind.cc, TVM 0.27): a warp
-    wider than 1 needs subgroups, and subgroups mean a warp of 32."""
-    subgroups = config.get("supports_subgroups", False)
-    if not isinstance(subgroups, int):
-        raise AttributeTypeError("'supports_subgroups' must be a boolean",
-                                 path="supports_subgroups")
-    if "thread_warp_size" in config:
-        warp = config["thread_warp_size"]
-        if not isinstance(warp, int):
-            raise AttributeTypeError("'thread_warp_size' must be an integer",
-                                     path="thread_warp_size")
-        if not subgroups and warp > 1:
-            raise TargetValueError(f"WebGPU target with thread_warp_size={warp} requires "
-                                   "supports_subgroups=true", path="thread_warp_size")
-    if subgroups:
-        config["thread_warp_size"] = 32
-    return config, None
 
-
-#: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.
-HOOKS_027: dict[str, Hook] = {"webgpu": Hook("UpdateWebGPUAttrs", _webgpu_027)}
 
 
 def read_027(text: str, ctx: Context, place: Place) -> Target:

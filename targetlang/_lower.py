@@ -19,7 +19,6 @@ from ._ast import Option
 from ._grammar import SyntaxProblem, parse_target_text
 from ._parsers import Hook
 from ._schema import AttrSpec, DialectSchema, KindSpec
-from ._trace import Form
 from ._types import BOOL, INT, STR, TARGET, AttrType, array_of
 from .errors import (
     AttributeTypeError,
@@ -32,6 +31,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from ._trace import Form
     from .environment import Environment
     from .target import Target
 

@@ -11,7 +11,6 @@ Sources: ``src/target/target_kind.cc`` (cuda, nvptx, rocm, test) and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from . import _arm
@@ -26,12 +25,20 @@ TargetParser = Callable[[Config, "Environment | None", "set[str]"],
                         "tuple[Config, Features | None]"]
 
 
-@dataclass(frozen=True, slots=True)
 class Hook:
-    """A kind's target-parser hook: TVM's name for it, and what it does."""
+    """A kind's target-parser hook: TVM's name for it, and what it does.
 
-    name: str
-    run: TargetParser
+    (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
+    """
+
+    __slots__ = ("name", "run")
+
+    def __init__(self, name: str, run: TargetParser) -> None:
+        self.name = name
+        self.run = run
+
+    def __repr__(self) -> str:
+        return f"Hook({self.name!r})"
 
 
 def _optional_str(config: Mapping[str, Any], key: str) -> str | None:
@@ -297,6 +304,33 @@ def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> t
 def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``TestTargetParser``: the ``test`` kind only says that it is one."""
     return config, {"is_test": True}
+
+
+# ---- hooks of other releases --------------------------------------------------------------
+
+def parse_webgpu_027(config: Config, env: Environment | None,
+                     from_env: set[str]) -> tuple[Config, Features | None]:
+    """``UpdateWebGPUAttrs`` (src/backend/webgpu/codegen/target_kind.cc, TVM 0.27): a warp
+    wider than 1 needs subgroups, and subgroups mean a warp of 32."""
+    subgroups = config.get("supports_subgroups", False)
+    if not isinstance(subgroups, int):
+        raise AttributeTypeError("'supports_subgroups' must be a boolean",
+                                 path="supports_subgroups")
+    if "thread_warp_size" in config:
+        warp = config["thread_warp_size"]
+        if not isinstance(warp, int):
+            raise AttributeTypeError("'thread_warp_size' must be an integer",
+                                     path="thread_warp_size")
+        if not subgroups and warp > 1:
+            raise TargetValueError(f"WebGPU target with thread_warp_size={warp} requires "
+                                   "supports_subgroups=true", path="thread_warp_size")
+    if subgroups:
+        config["thread_warp_size"] = 32
+    return config, None
+
+
+#: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.
+HOOKS_027: Mapping[str, Hook] = {"webgpu": Hook("UpdateWebGPUAttrs", parse_webgpu_027)}
 
 
 #: Which kinds have a target parser (``set_target_parser`` in target_kind.cc).

@@ -6,7 +6,7 @@ import functools
 import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import _format
 from ._lower import (
@@ -19,8 +19,9 @@ from ._lower import (
 )
 from ._dialects import DIALECTS, load
 from ._schema import DialectSchema, KindSpec
-from ._specialize import NOT_TUNING, specializes
-from ._trace import Trace
+
+if TYPE_CHECKING:
+    from ._trace import Trace
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError
 
@@ -91,7 +92,7 @@ class Target:
     def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
-                trace: tuple[Any, ...] = Trace("json", {})) -> Target:
+                trace: tuple[Any, ...] = ("json", {})) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -146,10 +147,12 @@ class Target:
     @property
     def _trace(self) -> Trace:
         """Where each value came from, as the lowering read it (see ``_trace.py``)."""
+        from ._trace import Trace  # on first use: only explain, lint and diff read traces
+
         traced = self._traced
         if type(traced) is not Trace:
-            traced = self._traced = tuple.__new__(Trace, traced)
-        return traced  # type: ignore[return-value]
+            traced = self._traced = Trace._make(traced)
+        return traced
 
     # ---- serializers ---------------------------------------------------------------------
 
@@ -223,6 +226,8 @@ class Target:
         ``cuda -arch=sm_80 -compiler=tensorrt`` (dialect ``collage``) specializes
         ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_specialize.py``.
         """
+        from ._specialize import specializes  # on first use: kept out of start-up
+
         return specializes(self, other)
 
     def tuning_key(self) -> str:
@@ -267,6 +272,8 @@ def _plain(value: AttrValue) -> Any:
 
 @functools.lru_cache(maxsize=4096)
 def _tuning_key(target: Target) -> str:
+    from ._specialize import NOT_TUNING  # on first use: kept out of start-up
+
     config = {key: value for key, value in target.to_json().items()
               if key not in NOT_TUNING and value is not None}  # null: not given (-from_device)
     return from_json(config, dialect=target.dialect).to_string()
