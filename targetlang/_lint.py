@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from . import _tvm_rules as rules
 from ._resources import data_text
 from ._schema import DialectSchema, load
 from ._written import WrittenOption, WrittenTarget, array_items, read_source
@@ -185,7 +186,9 @@ class _Linter:
                 self.warn("int-word", f"{shown} is read as {number}: an integer attribute takes "
                           "a number", option.where(0))
             return
-        number = int(text[sign:i])
+        number = rules.int64_from_decimal(text[sign:i])
+        if number is None:
+            return  # out of range: parse has refused it already
         rest = text[i:]
         if rest and text[sign:i].lstrip("+-") == "0" and re.match(r"[xX][0-9a-fA-F]", rest):
             self.warn("int-hex", f"{shown} is read as 0: TVM reads integers in decimal only",

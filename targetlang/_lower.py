@@ -25,6 +25,8 @@ from .errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    show,
+    type_name,
 )
 
 if TYPE_CHECKING:
@@ -329,7 +331,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
     name = config["kind"]
     if not isinstance(name, str):
-        _fail(AttributeTypeError, f'field "kind" must be a string, not {_type_name(name)}',
+        _fail(AttributeTypeError, f'field "kind" must be a string, not {type_name(name)}',
               ctx, where(), _join(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
@@ -344,7 +346,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     tag = config.pop("tag", "")
     if not isinstance(tag, str):
-        _fail(AttributeTypeError, f'field "tag" must be a string, not {_type_name(tag)}',
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(tag)}',
               ctx, where("tag"), _join(path, "tag"))
 
     has_user_keys = "keys" in config
@@ -352,11 +354,11 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if has_user_keys:
         given = config.pop("keys")
         if not isinstance(given, (list, tuple)):
-            _fail(AttributeTypeError, f'field "keys" must be an array, not {_type_name(given)}',
+            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(given)}',
                   ctx, where("keys"), _join(path, "keys"))
         for index, key in enumerate(given):
             if not isinstance(key, str):
-                _fail(AttributeTypeError, f"keys must be strings, not {_type_name(key)}",
+                _fail(AttributeTypeError, f"keys must be strings, not {type_name(key)}",
                       ctx, where("keys"), _join(_join(path, "keys"), index))
             keys.append(key)
     device = config.get("device")
@@ -421,18 +423,6 @@ def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
     """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
     from .target import Target
@@ -443,7 +433,7 @@ def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path:
         return _from_json_string(value, ctx, place, offset, path)
     if isinstance(value, Mapping):
         return from_config(value, ctx, Place(None, path), text_offset=offset)
-    _fail(AttributeTypeError, f"cannot create a target from {_type_name(value)}", ctx, offset, path)
+    _fail(AttributeTypeError, f"cannot create a target from {type_name(value)}", ctx, offset, path)
 
 
 def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
@@ -483,5 +473,7 @@ def value_from_json(value: Any, type_: str, ctx: Context, place: Place, offset: 
                      for index, item in enumerate(value))
     expected = {"int": "an integer", "bool": "a boolean", "str": "a string",
                 "target": "a target (string or object)"}.get(type_, "an array")
-    _fail(AttributeTypeError, f"expects {expected}, but gets {_type_name(value)}: {value!r}"[:300],
+    if type_ in ("int", "bool") and isinstance(value, int) and not isinstance(value, bool):
+        expected = "an integer from -2**63 to 2**63-1 (int64)"
+    _fail(AttributeTypeError, f"expects {expected}, but gets {type_name(value)}: {show(value)}",
           ctx, offset, path)

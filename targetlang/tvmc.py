@@ -573,10 +573,26 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
             return False
         raise _type_error(spec, option, repr(value), text, offset)
     if option.type == "int":
-        if re.fullmatch(r"\s*[+-]?\d+\s*", value):
-            return int(value)
+        number = _python_int(value)
+        if number is not None:
+            return number
         raise _type_error(spec, option, repr(value), text, offset)
     return [item for item in value.split(",") if item]
+
+
+def _python_int(text: str) -> int | None:
+    """``int(text)`` as tvmc's argparse called it, or None where that raised ValueError.
+
+    Python refuses numbers of more than 4300 digits (its default
+    ``sys.get_int_max_str_digits()``); so does this, whatever the process' own setting.
+    """
+    match = re.fullmatch(r"\s*[+-]?(\d+)\s*", text)
+    if match is None or len(match.group(1)) > 4300:
+        return None
+    try:
+        return int(text)
+    except ValueError:  # a lower limit set by the process
+        return None
 
 
 def _typed_value(value: Any, option: CodegenOption | None, spec: CodegenSpec,
