@@ -165,7 +165,9 @@ class _Linter:
         elif option.type == "str":
             self.value(kind, option.key, option.text, option.where(0), option.path)
         elif option.type == "array<str>":
-            for item, where in array_items(option):
+            items = [(item, option.where) for item in option.value] \
+                if isinstance(option.value, list) else array_items(option)
+            for item, where in items:
                 self.value(kind, option.key, item.strip(" "), where(0), option.path)
 
     def integer(self, option: WrittenOption, shown: str) -> None:
