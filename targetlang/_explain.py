@@ -61,7 +61,9 @@ def _node(target: Target, pure: Target | None, written: WrittenTarget | None,
     device = target.attrs.get("device")
     keys = []
     for key in target.keys:
-        if keys_written is not None and key in keys_written:
+        if in_tag and keys_written is not None and key in kind.default_keys:
+            source = "default"  # the kind's own keys (see the attributes below)
+        elif keys_written is not None and key in keys_written:
             source = given
         elif key == device:
             source = "-device"
@@ -74,7 +76,11 @@ def _node(target: Target, pure: Target | None, written: WrittenTarget | None,
     devices: list[Node | None] | None = None
     defaults = kind.defaults
     for name, value in target.attrs.items():
-        if name in options:
+        if in_tag and name in defaults and defaults[name] == value:
+            # Tags are recorded as TVM exports them, defaults filled in: a tag's value that
+            # is the kind's default is told as the default.
+            source = "default"
+        elif name in options:
             source = given
         elif pure is not None and (name not in pure.attrs or pure.attrs[name] != value):
             source = "environment"
