@@ -121,6 +121,8 @@ def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
         linter.warn("mkldnn", "TVM rewrote 'mkldnn' to 'dnnl' here: it rewrites every "
                     "'mkldnn' of a text that contains -libs=mkldnn", at)
     linter.target(written)
+    if text.lstrip()[:1] == "{":
+        linter.feature_names(text)
     return sorted(dict.fromkeys(linter.found),
                   key=lambda w: (w.offset is None, w.offset or 0, w.code))
 
@@ -184,8 +186,8 @@ class _Linter:
             i += 1
         if i == digits:
             if option.type == "int":
-                number = 1 if text.lower() == "true" else 0
-                self.warn("int-word", f"{shown} is read as {number}: an integer attribute takes "
+                word = 1 if text.lower() == "true" else 0
+                self.warn("int-word", f"{shown} is read as {word}: an integer attribute takes "
                           "a number", option.where(0))
             return
         number = rules.int64_from_decimal(text[sign:i])
@@ -203,6 +205,25 @@ class _Linter:
                       "and any integer but 0 is true", option.where(0))
 
     # ---- JSON --------------------------------------------------------------------------
+
+    def feature_names(self, text: str) -> None:
+        """TVM 0.27's export() writes derived features as ``feature.NAME`` keys; a reader
+        drops them, so a name no kind derives (``feature.has_mev``) goes unnoticed."""
+        from ._parsers import DERIVED_FEATURES
+
+        for match in re.finditer(r'"feature\.([^"\\]*)"\s*:', text):
+            name = match.group(1)
+            if name in DERIVED_FEATURES:
+                continue
+            # Close by spelling, then by letters (a transposition: has_mev for has_mve).
+            close = max(sorted(DERIVED_FEATURES), key=lambda c: (
+                difflib.SequenceMatcher(None, name, c).ratio(),
+                difflib.SequenceMatcher(None, sorted(name), sorted(c)).ratio()))
+            similar = difflib.SequenceMatcher(None, name, close).ratio() >= 0.7
+            hint = f" (did you mean {close!r}?)" if similar else ""
+            self.warn("unknown-feature", f"no target kind derives a feature {name!r}{hint}: "
+                      "it always reads as None", match.start(1))
+
 
     def json_option(self, kind: str, option: WrittenOption) -> None:
         value = option.value

@@ -87,6 +87,12 @@ def _is_mprofile(config: Config) -> bool:
     return _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
 
 
+#: Every feature name a target parser derives, in any kind (``Target.features``); any other
+#: name reads as None, as TVM's ``TargetGetFeature`` answered it.
+DERIVED_FEATURES = frozenset([name for name, _ in _arm.APROFILE_FEATURES]
+                             + ["has_dsp", "has_mve", "is_test"])
+
+
 def _mprofile_features(config: Config) -> Features:
     mcpu = _optional_str(config, "mcpu")
     mattr = _optional_str_array(config, "mattr")

@@ -38,7 +38,17 @@ class TargetFeatures(Mapping[str, object]):
         self._values: Mapping[str, object] = MappingProxyType(dict(values or {}))
 
     def __getitem__(self, name: str) -> object:
-        return self._values[name]
+        # As TVM's TargetGetFeature: any name reads, a feature not derived as None. ``in``,
+        # ``len``, iteration and ``get(name, default)`` see only the derived ones.
+        if not isinstance(name, str):
+            raise KeyError(name)
+        return self._values.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._values
+
+    def get(self, name: str, default: object = None) -> object:
+        return self._values.get(name, default)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -80,7 +90,8 @@ class Target:
     _template: dict[str, Any] | None
     _mutable: tuple[tuple[str, bool], ...]
 
-    def __init__(self) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        # tvm.target.Target(text, host) is what a TVM user types first: point them the right way.
         raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
 
     @classmethod

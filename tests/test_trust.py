@@ -1,0 +1,75 @@
+"""Regressions from issue 11: API promises, and nothing but TargetError whatever the input."""
+
+from __future__ import annotations
+
+import pytest
+
+import targetlang as tl
+from targetlang.errors import show, type_name
+
+HUGE = "1" * 4301
+
+
+def test_calling_target_like_tvm_gets_the_same_hint_as_target() -> None:
+    for args in [(), ("cuda -arch=sm_80",), ("cuda", "llvm")]:
+        with pytest.raises(TypeError, match=r"targetlang\.parse\(\) or targetlang\.from_json"):
+            tl.Target(*args)
+
+
+def test_a_feature_not_derived_reads_as_none_in_both_views() -> None:
+    features = tl.parse("c -mcpu=cortex-m55").features
+    assert features["has_sve"] is None and features.has_sve is None
+    assert features["has_mve"] is True and features.has_mve is True
+    assert "has_sve" not in features and "has_mve" in features
+    assert dict(features) == {"has_dsp": True, "has_mve": True}
+    assert features.get("has_sve", 5) == 5
+
+
+def test_lint_suggests_a_feature_name_no_kind_derives() -> None:
+    text = '{"kind": "llvm", "feature.has_mev": true, "feature.has_mve": false}'
+    warnings = tl.lint(text, dialect="tvm-0.27")
+    assert [w.code for w in warnings] == ["unknown-feature"]
+    assert "'has_mve'" in warnings[0].message and warnings[0].offset == text.index("has_mev")
+
+
+def test_lint_reads_tvm_06_text() -> None:
+    assert tl.lint("llvm -target=aarch64-linux-gnu", dialect="tvm-0.6") == []
+
+
+def test_one_wording_for_types() -> None:
+    assert [type_name(v) for v in (None, True, 1, 1.5, "s", [], (), {})] == \
+        ["null", "bool", "int", "float", "string", "array", "array", "object"]
+    with pytest.raises(tl.AttributeTypeError, match="not string"):
+        tl.from_json({"kind": "cuda", "keys": "cuda"})
+    with pytest.raises(tl.AttributeTypeError, match="must be a string, not array"):
+        tl.from_json({"kind": ["cuda"]})
+
+
+@pytest.mark.parametrize("call", [
+    lambda: tl.parse("llvm -opt-level=" + HUGE),
+    lambda: tl.lint("llvm -opt-level=" + HUGE),
+    lambda: tl.migrate("llvm -opt-level=" + HUGE),
+    lambda: tl.detect_dialect("llvm -opt-level=" + HUGE),
+    lambda: tl.parse_tvmc("mrvl -num_tiles=" + HUGE + ", llvm"),
+    lambda: tl.from_json({"kind": "cuda", "model": 10**4301}),
+    lambda: tl.from_json({"kind": "cuda", "max_num_threads": 10**4301}),
+    lambda: tl.parse("llvm -opt-level=9223372036854775808"),
+], ids=["parse", "lint", "migrate", "detect", "tvmc", "json-str", "json-int", "int64+1"])
+def test_huge_integers_are_attribute_type_errors(call: object) -> None:
+    with pytest.raises(tl.AttributeTypeError):
+        call()  # type: ignore[operator]
+
+
+def test_integers_read_as_tvm_reads_them() -> None:
+    # istream >> int64_t: leading zeros do not count, int64 is the range (TVM 0.21 oracle).
+    assert tl.parse("llvm -opt-level=" + "0" * 5000 + "3").attrs["opt-level"] == 3
+    assert tl.parse("llvm -opt-level=9223372036854775807").attrs["opt-level"] == 2**63 - 1
+    assert tl.parse("llvm -opt-level=-9223372036854775808").attrs["opt-level"] == -(2**63)
+
+
+def test_show_never_raises() -> None:
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert "digits" in show(10**5000) and show(deep) == "<array of 1 items>"
+    assert len(show("x" * 10**6)) < 100
