@@ -22,6 +22,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ._stack import with_stack_room
 from ._schema import load
 from ._written import WrittenTarget, array_items, read_source
 from .environment import Environment
@@ -33,6 +34,7 @@ Node = dict[str, Any]
 ORIGINS = {"text": "legacy text", "json": "JSON", "tag": "registered tag"}
 
 
+@with_stack_room
 def explain(text: str, *, dialect: str = DEFAULT_DIALECT,
             environment: Environment | None = None) -> Node:
     """The explanation tree of a target text, as plain JSON (raises ``TargetError``)."""

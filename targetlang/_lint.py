@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ._stack import with_stack_room
 from . import _tvm_rules as rules
 from ._resources import data_text
 from ._schema import DialectSchema, load
@@ -105,6 +106,7 @@ def _tag_configs(schema: DialectSchema) -> Iterable[dict[str, Any]]:
             stack.extend(config)
 
 
+@with_stack_room
 def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
          environment: Environment | None = None) -> list[LintWarning]:
     """The legacy traps in a target text (empty when there are none).

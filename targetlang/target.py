@@ -10,14 +10,20 @@ from typing import Any, Literal
 
 from . import _format
 from ._lower import (
+    MAX_JSON_DEPTH,
+    MAX_TARGET_DEPTH,
     Context,
     Place,
+    TooDeep,
     UnencodableString,
     from_config,
     from_top_level_text,
+    target_depth,
     truncate_strings,
 )
 from ._schema import DIALECTS, DialectSchema, KindSpec, load
+from ._memo import bounded_memo
+from ._stack import with_stack_room
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError
 
@@ -150,6 +156,7 @@ class Target:
 
     # ---- serializers ---------------------------------------------------------------------
 
+    @with_stack_room
     def to_json(self) -> dict[str, Any]:
         """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
         template = self._template
@@ -176,6 +183,7 @@ class Target:
         self._mutable = tuple(mutable)
         return out
 
+    @with_stack_room
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
         """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
         if style == "tvm":
@@ -236,15 +244,20 @@ class Target:
 
     # ---- copies ----------------------------------------------------------------------------
 
+    @with_stack_room
     def with_host(self, host: Target | str | Mapping[str, Any] | None) -> Target:
         """A copy with the host replaced (a Target, text or dict; None removes it)."""
         if host is not None and not isinstance(host, Target):
             host = parse(host, dialect=self._dialect) if isinstance(host, str) else \
                 from_json(host, dialect=self._dialect)
+        if host is not None and target_depth(host) >= MAX_TARGET_DEPTH:
+            raise TargetSyntaxError(f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
+                                    "and devices)")
         return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
                               keys=self._keys, host=host, attrs=self._attrs,
                               features=self._features)
 
+    @with_stack_room
     def with_attrs(self, changes: Mapping[str, Any]) -> Target:
         """A copy with attributes set (None removes one), validated like :func:`from_json`."""
         config = self.to_json()
@@ -296,7 +309,8 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
 # few target strings millions of times. Errors are kept too (and raised afresh each time).
-@functools.lru_cache(maxsize=16384)
+# Only texts of ordinary size are kept (_memo.ORDINARY_CHARS), so the memo's memory is bounded.
+@bounded_memo(maxsize=16384)
 def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Target | TargetError:
     try:
         return _parse_uncached(text, dialect=dialect, environment=environment)
@@ -307,16 +321,15 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
         return error.with_traceback(None)
 
 
+@with_stack_room
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
     ctx = Context(_schema(dialect), environment, text)
-    try:
-        return from_top_level_text(text, ctx)
-    except RecursionError:
-        raise TargetSyntaxError("target nested too deeply", source=text, offset=None) from None
+    return from_top_level_text(text, ctx)
 
 
+@with_stack_room
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
@@ -332,8 +345,8 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
     except UnencodableString:
         raise TargetSyntaxError("a string of the config is not UTF-8 (a lone surrogate), "
                                 "which TVM refuses") from None
-    except RecursionError:
-        raise TargetSyntaxError("target nested too deeply") from None
+    except TooDeep:
+        raise TargetSyntaxError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep") from None
 
 
 # ---- schema introspection -------------------------------------------------------------------

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._stack import with_stack_room
 from ._resources import data_text
 from .errors import (
     AttributeTypeError,
@@ -416,6 +417,7 @@ def _suggest(name: str, candidates: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+@with_stack_room
 def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None, *,
                dialect: str = DEFAULT_DIALECT, environment: Environment | None = None
                ) -> TvmcTarget:

@@ -76,3 +76,13 @@ def test_guide_lists_every_dialect_and_the_current_counts() -> None:
         assert f"`{dialect}`" in table, dialect
     assert f"{len(targetlang.kinds())} kinds, {len(targetlang.tags())} tags" in table
     assert f"all {len(records()):,} cases" in GUIDE
+
+
+def test_guide_states_the_limits_the_code_keeps() -> None:
+    from targetlang._lower import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
+    from targetlang._memo import ORDINARY_CHARS
+
+    limits = GUIDE[GUIDE.index("## 7. Limits"):]
+    assert f"at most {MAX_TARGET_DEPTH} targets deep" in limits
+    assert f"at most {MAX_JSON_DEPTH} levels" in limits
+    assert f"up to {ORDINARY_CHARS:,} characters" in limits

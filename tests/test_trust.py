@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Callable
+
 import pytest
 
 import targetlang as tl
+from targetlang._lower import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
 from targetlang.errors import show, type_name
 
 HUGE = "1" * 4301
@@ -73,3 +78,82 @@ def test_show_never_raises() -> None:
         deep = [deep]
     assert "digits" in show(10**5000) and show(deep) == "<array of 1 items>"
     assert len(show("x" * 10**6)) < 100
+
+
+# ---- nesting: a documented limit, the same from any caller ----------------------------------
+
+def _host_chain(levels: int) -> dict[str, object]:
+    config: dict[str, object] = {"kind": "llvm"}
+    for _ in range(levels - 1):
+        config = {"kind": "llvm", "host": config}
+    return config
+
+
+def _at_stack_depth(frames: int, call: Callable[[], object]) -> str:
+    """``call()`` run ``frames`` frames below here: "ok", or the TargetError's message."""
+    if frames > 0:
+        return _at_stack_depth(frames - 1, call)
+    try:
+        call()
+    except tl.TargetError as error:
+        return error.message
+    return "ok"
+
+
+def _room() -> int:
+    """Frames left below the caller: how deep the calls below may start."""
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back  # type: ignore[assignment]
+    return sys.getrecursionlimit() - depth
+
+
+@pytest.mark.parametrize("levels", [MAX_TARGET_DEPTH, MAX_TARGET_DEPTH + 1])
+def test_nesting_limit_is_the_same_from_any_stack_depth(levels: int) -> None:
+    as_text = json.dumps(_host_chain(levels))
+    as_dict = _host_chain(levels)
+    calls = {"parse": lambda: tl.parse(as_text), "from_json": lambda: tl.from_json(as_dict),
+             "lint": lambda: tl.lint(as_text), "migrate": lambda: tl.migrate(as_text),
+             "detect": lambda: tl.detect_dialect(as_text)}
+    for name, call in calls.items():
+        deep = _at_stack_depth(_room() - 40, call)  # asked first, a few frames from the limit
+        top = _at_stack_depth(0, call)  # then again at the top: the memo must not remember
+        assert deep == top, name
+        assert (top == "ok") == (levels <= MAX_TARGET_DEPTH) or name == "migrate", (name, top)
+        if levels > MAX_TARGET_DEPTH:
+            assert f"more than {MAX_TARGET_DEPTH} deep" in top, (name, top)
+
+
+def test_json_nesting_limit_is_explicit() -> None:
+    for text in ['{"kind": "llvm", "libs": ' + "[" * 300 + "]" * 300 + "}",
+                 '{"kind": "llvm", "libs": ' + "[" * 100_000]:
+        with pytest.raises(tl.TargetSyntaxError, match=f"more than {MAX_JSON_DEPTH} levels"):
+            tl.parse(text)
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(tl.TargetSyntaxError, match=f"more than {MAX_JSON_DEPTH} levels"):
+        tl.from_json({"kind": "llvm", "libs": deep})
+
+
+def test_a_host_cannot_push_a_target_past_the_limit() -> None:
+    deepest = tl.from_json(_host_chain(MAX_TARGET_DEPTH))
+    with pytest.raises(tl.TargetSyntaxError, match="nested more than"):
+        tl.parse("cuda").with_host(deepest)
+
+
+# ---- the memo keeps texts of ordinary size only ---------------------------------------------
+
+def test_the_memo_keeps_no_huge_text() -> None:
+    from targetlang._memo import ORDINARY_CHARS
+    from targetlang.target import _parse_memo
+
+    _parse_memo.cache_clear()
+    ordinary = "llvm -mcpu=" + "x" * (ORDINARY_CHARS - 20)
+    huge = ["llvm -mcpu=" + str(i) + "x" * 1_000_000 for i in range(3)]
+    assert tl.parse(ordinary) is tl.parse(ordinary)  # memoized
+    for text in huge:
+        assert tl.parse(text) == tl.parse(text)
+        with pytest.raises(tl.TargetError):
+            tl.parse(text + " -arhc=1")
+    assert _parse_memo.cache_info().currsize == 1
