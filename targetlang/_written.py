@@ -101,8 +101,10 @@ def prepare(source: str) -> Source:
 
 
 def read_source(source: str, schema: DialectSchema) -> tuple[WrittenTarget, Source]:
-    """A top-level target text as written, and how TVM's wrapper changed it first."""
-    prepared = prepare(source)
+    """A top-level target text as written, and how TVM's wrapper changed it first (as
+    ``_lower.from_top_level_text``: another release's reader takes the text as it is)."""
+    prepared = prepare(source) if schema.rules.reader is None else \
+        Source(source, lambda i: i, None, ())
     return read_text(prepared.text, prepared.where, schema), prepared
 
 

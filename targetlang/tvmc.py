@@ -40,6 +40,8 @@ from .errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    show,
+    type_name,
 )
 from ._schema import load
 from .target import DEFAULT_DIALECT, Target, kinds, parse
@@ -653,13 +655,24 @@ def _legacy_value(value: str, positions: Sequence[int], attr_type: str | None
     return _escaped("".join(items), where) if items else _escaped(value, positions)
 
 
-def _stringify(value: Any) -> str:
-    """A per-kind option value from the ``options`` dict as legacy text."""
+def _stringify(value: Any, key: str = "", nested: bool = False) -> str:
+    """A per-kind option value from the ``options`` dict as legacy text.
+
+    tvmc's argparse gave strings, integers, bools and flat lists of them; anything else
+    (a dict, a list in a list, an integer Python cannot print) is an ``AttributeTypeError``.
+    """
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, (list, tuple)):
-        return ",".join(_stringify(v) for v in value)
-    return str(value)
+    if isinstance(value, (list, tuple)) and not nested:
+        return ",".join(_stringify(v, key, nested=True) for v in value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and value.bit_length() <= 14_000:  # within Python's 4300 digits
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    raise AttributeTypeError(f"option {key!r} must be a string, a number, a bool or a list of "
+                             f"them, not {type_name(value)}: {show(value)}")
 
 
 def _tvm_target(entry: TvmcEntry, extra: Mapping[str, Any], text: str, dialect: str,
@@ -696,14 +709,14 @@ def _tvm_target(entry: TvmcEntry, extra: Mapping[str, Any], text: str, dialect: 
     for key, value in extra.items():
         if key in written:
             mine = written[key].value
-            if isinstance(mine, str) and mine == _stringify(value):
+            if isinstance(mine, str) and mine == _stringify(value, key):
                 continue
             raise DuplicateAttributeError(
                 f"-{key} of {entry.name!r} is given twice with different values: "
-                f"{mine!r} in the text and {value!r} in options (--target-{entry.name}-{key})",
+                f"{mine!r} in the text and {show(value)} in options (--target-{entry.name}-{key})",
                 source=text, offset=written[key].key_offset)
         spec = attrs.get(key)
-        value_text = _stringify(value)
+        value_text = _stringify(value, key)
         word, _ = _legacy_value(value_text, [entry.offset] * (len(value_text) + 1),
                                 spec.type if spec is not None else None)
         piece = f" -{key}={word}"

@@ -157,3 +157,20 @@ def test_the_memo_keeps_no_huge_text() -> None:
         with pytest.raises(tl.TargetError):
             tl.parse(text + " -arhc=1")
     assert _parse_memo.cache_info().currsize == 1
+
+
+# ---- found by scripts/adversarial.py ---------------------------------------------------------
+
+def test_lint_and_explain_read_a_release_dialect_text_as_its_reader_does() -> None:
+    from targetlang._explain import explain
+
+    text = "llvm -mcpu=\x00"  # TVM 0.8's reader keeps the NUL (0.21's wrapper cut the text)
+    tl.parse(text, dialect="tvm-0.8")
+    assert tl.lint(text, dialect="tvm-0.8") == []
+    assert explain(text, dialect="tvm-0.8")["kind"] == "llvm"
+
+
+@pytest.mark.parametrize("value", [{"a": 1}, 10**5000, [[1]], None, [{"a": [1]}]])
+def test_parse_tvmc_options_take_only_what_tvmc_gave(value: object) -> None:
+    with pytest.raises(tl.AttributeTypeError, match="must be a string, a number, a bool"):
+        tl.parse_tvmc("llvm", {"llvm": {"mcpu": value}})
