@@ -170,7 +170,8 @@ def test_lint_and_explain_read_a_release_dialect_text_as_its_reader_does() -> No
     assert explain(text, dialect="tvm-0.8")["kind"] == "llvm"
 
 
-@pytest.mark.parametrize("value", [{"a": 1}, 10**5000, [[1]], None, [{"a": [1]}]])
+@pytest.mark.parametrize("value", [{"a": 1}, 10**5000, [[1]], None, [{"a": [1]}]],
+                         ids=["dict", "huge-int", "nested-list", "null", "list-of-dict"])
 def test_parse_tvmc_options_take_only_what_tvmc_gave(value: object) -> None:
     with pytest.raises(tl.AttributeTypeError, match="must be a string, a number, a bool"):
         tl.parse_tvmc("llvm", {"llvm": {"mcpu": value}})
