@@ -48,6 +48,8 @@ def _written_keys(written: WrittenTarget | None) -> list[str] | None:
     if written is None or "keys" not in written.options:
         return None
     option = written.options["keys"]
+    if isinstance(option.value, list):  # TVM 0.6's items, split without quotes
+        return [k for k in option.value if isinstance(k, str)]
     if option.text is not None:
         return [item.strip(" ") for item, _ in array_items(option)]
     return [k for k in option.value or () if isinstance(k, str)]

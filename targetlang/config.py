@@ -145,7 +145,7 @@ def _read_component(cls: type[Executor] | type[Runtime], value: object, path: st
     if isinstance(value, cls):
         return value
     if isinstance(value, (Executor, Runtime)):
-        raise ConfigError(f"expected {cls.__name__.lower()}, got {type(value).__name__}",
+        raise ConfigError(f"expected {cls.__name__.lower()}, got {type_name(value)}",
                           path=path)
     return cls._read(value, path)
 

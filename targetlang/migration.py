@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ._stack import with_stack_room
 from ._schema import load, releases
 from .environment import Environment
-from .errors import TargetError
+from .errors import TargetError, type_name
 from .target import Target, from_json, parse
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def _read(source: TargetSource, source_dialect: str, environment: Environment | 
         return from_json(source.to_json(), dialect=source_dialect, environment=environment)
     if not isinstance(source, (str, Mapping)):
         raise TypeError(f"migrate() takes target text, a TargetJSON dict or a Target, not "
-                        f"{type(source).__name__}")
+                        f"{type_name(source)}")
     if source_dialect == "auto":
         return _detect(source, environment)[1]
     if isinstance(source, str):

@@ -25,7 +25,7 @@ from ._schema import DIALECTS, DialectSchema, KindSpec, load
 from ._memo import bounded_memo
 from ._stack import with_stack_room
 from .environment import Environment
-from .errors import TargetError, TargetSyntaxError
+from .errors import TargetError, TargetSyntaxError, type_name
 
 __all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "dialects",
            "DEFAULT_DIALECT"]
@@ -300,7 +300,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     Raises :class:`TargetError` for anything TVM refuses (or crashes on).
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse() takes text, not {type(text).__name__}; use from_json() for dicts")
+        raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
     outcome = _parse_memo(text, dialect, environment)
     if isinstance(outcome, Target):
         return outcome
@@ -338,7 +338,7 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
             raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
         return parse(obj.lstrip(), dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
-        raise TypeError(f"from_json() takes a dict or JSON text, not {type(obj).__name__}")
+        raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
     ctx = Context(_schema(dialect), environment, None)
     try:
         return from_config(truncate_strings(dict(obj)), ctx, Place())

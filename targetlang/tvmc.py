@@ -187,7 +187,7 @@ def _syntax_error(message: str, text: str, offset: int) -> TargetSyntaxError:
 def read_entries(text: str) -> list[TvmcEntry]:
     """Read tvmc's ``--target`` text into its entries, without looking at what they name."""
     if not isinstance(text, str):
-        raise TypeError(f"read_entries() takes text, not {type(text).__name__}")
+        raise TypeError(f"read_entries() takes text, not {type_name(text)}")
     from lark import Token, Tree
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -434,7 +434,7 @@ def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None
     ``text``.
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_tvmc() takes text, not {type(text).__name__}")
+        raise TypeError(f"parse_tvmc() takes text, not {type_name(text)}")
     given = _check_options(options)
     if text.strip().startswith("{"):
         if given:
@@ -492,7 +492,7 @@ def _check_options(options: Mapping[str, Mapping[str, Any]] | None) -> dict[str,
     if options is None:
         return {}
     if not isinstance(options, Mapping):
-        raise TypeError(f"options must be a dict of dicts, not {type(options).__name__}")
+        raise TypeError(f"options must be a dict of dicts, not {type_name(options)}")
     out: dict[str, dict[str, Any]] = {}
     for name, inner in options.items():
         if not isinstance(name, str) or not isinstance(inner, Mapping):

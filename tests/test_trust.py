@@ -175,3 +175,13 @@ def test_lint_and_explain_read_a_release_dialect_text_as_its_reader_does() -> No
 def test_parse_tvmc_options_take_only_what_tvmc_gave(value: object) -> None:
     with pytest.raises(tl.AttributeTypeError, match="must be a string, a number, a bool"):
         tl.parse_tvmc("llvm", {"llvm": {"mcpu": value}})
+
+
+def test_explain_reads_tvm_06_keys_without_quotes() -> None:
+    from targetlang._explain import explain
+
+    text = "vulkan -keys=a'b,c"  # TVM 0.6 split -keys on commas; a quote is a character
+    target = tl.parse(text, dialect="tvm-0.6")
+    node = explain(text, dialect="tvm-0.6")
+    assert [k["key"] for k in node["keys"]] == list(target.keys)
+    assert tl.lint(text, dialect="tvm-0.6") is not None
