@@ -38,7 +38,7 @@ class BoundedMemo(Generic[P, R]):
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if sum(_size(a) for a in args) + sum(_size(v) for v in kwargs.values()) > ORDINARY_CHARS:
+        if _size(args) + _size(tuple(kwargs.values())) > ORDINARY_CHARS:
             return self._function(*args, **kwargs)
         return self._cached(*args, **kwargs)  # type: ignore[arg-type]  # hashable, as lru_cache needs
 

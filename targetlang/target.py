@@ -22,7 +22,7 @@ from ._lower import (
     truncate_strings,
 )
 from ._schema import DIALECTS, DialectSchema, KindSpec, load
-from ._memo import bounded_memo
+from ._memo import ORDINARY_CHARS
 from ._stack import with_stack_room
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError, type_name
@@ -156,7 +156,6 @@ class Target:
 
     # ---- serializers ---------------------------------------------------------------------
 
-    @with_stack_room
     def to_json(self) -> dict[str, Any]:
         """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
         template = self._template
@@ -183,7 +182,6 @@ class Target:
         self._mutable = tuple(mutable)
         return out
 
-    @with_stack_room
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
         """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
         if style == "tvm":
@@ -301,6 +299,8 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     """
     if not isinstance(text, str):
         raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
+    if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
+        return _parse_uncached(text, dialect=dialect, environment=environment)
     outcome = _parse_memo(text, dialect, environment)
     if isinstance(outcome, Target):
         return outcome
@@ -309,8 +309,8 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
 # few target strings millions of times. Errors are kept too (and raised afresh each time).
-# Only texts of ordinary size are kept (_memo.ORDINARY_CHARS), so the memo's memory is bounded.
-@bounded_memo(maxsize=16384)
+# Only texts of ordinary size are kept (see parse), so the memo's memory is bounded.
+@functools.lru_cache(maxsize=16384)
 def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Target | TargetError:
     try:
         return _parse_uncached(text, dialect=dialect, environment=environment)
