@@ -5,7 +5,8 @@
     >>> t.attrs["arch"], t.keys
     ('sm_80', ('cuda', 'gpu'))
 
-See ``../shared/API.md`` (the public contract) and README.md.
+README.md is the reference of the public API and the command line; docs/guide.md tells the
+whole story.
 """
 
 from __future__ import annotations

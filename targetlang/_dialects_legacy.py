@@ -144,6 +144,23 @@ def _getline_split(value: str) -> list[str]:
     return items
 
 
+def option_words_06(text: str) -> list[tuple[str, str, str | None, int]]:
+    """A text TVM 0.6 read (``_read_06`` accepted it): (attribute, key, value, offset) of
+    each word, the kind first (as its own attribute and key); a bare ``-system-lib`` has
+    the value None."""
+    words = [(m.group(), m.start()) for m in _WORD.finditer(text)]
+    name = words[0][0]
+    aliases = _facts_06()[0]
+    out: list[tuple[str, str, str | None, int]] = [(name, name, None, words[0][1])]
+    for word, offset in words[1:]:
+        key, equals, value = word[1:].partition("=")
+        if not equals:
+            out.append(("system-lib", key, None, offset))
+            continue
+        out.append((aliases.get(key, key) if name == "llvm" else key, key, value, offset))
+    return out
+
+
 def _read_06(text: str, ctx: Context, place: Place) -> Target:
     if text[:1] == "{":
         return from_config_string(text, ctx, place)

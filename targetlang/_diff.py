@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ._stack import with_stack_room
 from .target import Target
 
 __all__ = ["Change", "diff", "render"]
@@ -71,6 +72,7 @@ def _walk(a: Any, b: Any, path: str, out: list[Change]) -> None:
         out.append(Change(path, "changed", a, b))
 
 
+@with_stack_room
 def diff(a: Target, b: Target) -> list[Change]:
     """What changes from ``a`` to ``b`` (empty when they are equal)."""
     out: list[Change] = []

@@ -22,6 +22,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ._stack import with_stack_room
 from ._schema import load
 from ._written import WrittenTarget, array_items, read_source
 from .environment import Environment
@@ -33,6 +34,7 @@ Node = dict[str, Any]
 ORIGINS = {"text": "legacy text", "json": "JSON", "tag": "registered tag"}
 
 
+@with_stack_room
 def explain(text: str, *, dialect: str = DEFAULT_DIALECT,
             environment: Environment | None = None) -> Node:
     """The explanation tree of a target text, as plain JSON (raises ``TargetError``)."""
@@ -46,6 +48,8 @@ def _written_keys(written: WrittenTarget | None) -> list[str] | None:
     if written is None or "keys" not in written.options:
         return None
     option = written.options["keys"]
+    if isinstance(option.value, list):  # TVM 0.6's items, split without quotes
+        return [k for k in option.value if isinstance(k, str)]
     if option.text is not None:
         return [item.strip(" ") for item, _ in array_items(option)]
     return [k for k in option.value or () if isinstance(k, str)]
@@ -61,7 +65,9 @@ def _node(target: Target, pure: Target | None, written: WrittenTarget | None,
     device = target.attrs.get("device")
     keys = []
     for key in target.keys:
-        if keys_written is not None and key in keys_written:
+        if in_tag and keys_written is not None and key in kind.default_keys:
+            source = "default"  # the kind's own keys (see the attributes below)
+        elif keys_written is not None and key in keys_written:
             source = given
         elif key == device:
             source = "-device"
@@ -74,7 +80,11 @@ def _node(target: Target, pure: Target | None, written: WrittenTarget | None,
     devices: list[Node | None] | None = None
     defaults = kind.defaults
     for name, value in target.attrs.items():
-        if name in options:
+        if in_tag and name in defaults and defaults[name] == value:
+            # Tags are recorded as TVM exports them, defaults filled in: a tag's value that
+            # is the kind's default is told as the default.
+            source = "default"
+        elif name in options:
             source = given
         elif pure is not None and (name not in pure.attrs or pure.attrs[name] != value):
             source = "environment"

@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ._stack import with_stack_room
+from . import _tvm_rules as rules
 from ._resources import data_text
 from ._schema import DialectSchema, load
 from ._written import WrittenOption, WrittenTarget, array_items, read_source
@@ -104,6 +106,7 @@ def _tag_configs(schema: DialectSchema) -> Iterable[dict[str, Any]]:
             stack.extend(config)
 
 
+@with_stack_room
 def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
          environment: Environment | None = None) -> list[LintWarning]:
     """The legacy traps in a target text (empty when there are none).
@@ -120,6 +123,8 @@ def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
         linter.warn("mkldnn", "TVM rewrote 'mkldnn' to 'dnnl' here: it rewrites every "
                     "'mkldnn' of a text that contains -libs=mkldnn", at)
     linter.target(written)
+    if text.lstrip()[:1] == "{":
+        linter.feature_names(text)
     return sorted(dict.fromkeys(linter.found),
                   key=lambda w: (w.offset is None, w.offset or 0, w.code))
 
@@ -164,7 +169,9 @@ class _Linter:
         elif option.type == "str":
             self.value(kind, option.key, option.text, option.where(0), option.path)
         elif option.type == "array<str>":
-            for item, where in array_items(option):
+            items = [(item, option.where) for item in option.value] \
+                if isinstance(option.value, list) else array_items(option)
+            for item, where in items:
                 self.value(kind, option.key, item.strip(" "), where(0), option.path)
 
     def integer(self, option: WrittenOption, shown: str) -> None:
@@ -181,11 +188,13 @@ class _Linter:
             i += 1
         if i == digits:
             if option.type == "int":
-                number = 1 if text.lower() == "true" else 0
-                self.warn("int-word", f"{shown} is read as {number}: an integer attribute takes "
+                word = 1 if text.lower() == "true" else 0
+                self.warn("int-word", f"{shown} is read as {word}: an integer attribute takes "
                           "a number", option.where(0))
             return
-        number = int(text[sign:i])
+        number = rules.int64_from_decimal(text[sign:i])
+        if number is None:
+            return  # out of range: parse has refused it already
         rest = text[i:]
         if rest and text[sign:i].lstrip("+-") == "0" and re.match(r"[xX][0-9a-fA-F]", rest):
             self.warn("int-hex", f"{shown} is read as 0: TVM reads integers in decimal only",
@@ -198,6 +207,25 @@ class _Linter:
                       "and any integer but 0 is true", option.where(0))
 
     # ---- JSON --------------------------------------------------------------------------
+
+    def feature_names(self, text: str) -> None:
+        """TVM 0.27's export() writes derived features as ``feature.NAME`` keys; a reader
+        drops them, so a name no kind derives (``feature.has_mev``) goes unnoticed."""
+        from ._parsers import DERIVED_FEATURES
+
+        for match in re.finditer(r'"feature\.([^"\\]*)"\s*:', text):
+            name = match.group(1)
+            if name in DERIVED_FEATURES:
+                continue
+            # Close by spelling, then by letters (a transposition: has_mev for has_mve).
+            close = max(sorted(DERIVED_FEATURES), key=lambda c: (
+                difflib.SequenceMatcher(None, name, c).ratio(),
+                difflib.SequenceMatcher(None, sorted(name), sorted(c)).ratio()))
+            similar = difflib.SequenceMatcher(None, name, close).ratio() >= 0.7
+            hint = f" (did you mean {close!r}?)" if similar else ""
+            self.warn("unknown-feature", f"no target kind derives a feature {name!r}{hint}: "
+                      "it always reads as None", match.start(1))
+
 
     def json_option(self, kind: str, option: WrittenOption) -> None:
         value = option.value

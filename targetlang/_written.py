@@ -36,7 +36,8 @@ class WrittenOption:
 
     For legacy text: ``raw`` is the word as written (None for a bare ``-flag``), ``text``
     its interpretation (``"1"`` for a flag) and ``where`` maps an index of ``text`` to the
-    source. For JSON: ``value`` is the JSON value and ``where`` is ``nowhere``.
+    source. For JSON: ``value`` is the JSON value and ``where`` is ``nowhere``. (TVM 0.6 read
+    an array's text without quotes or escapes: ``value`` holds its items.)
     """
 
     key: str
@@ -100,8 +101,10 @@ def prepare(source: str) -> Source:
 
 
 def read_source(source: str, schema: DialectSchema) -> tuple[WrittenTarget, Source]:
-    """A top-level target text as written, and how TVM's wrapper changed it first."""
-    prepared = prepare(source)
+    """A top-level target text as written, and how TVM's wrapper changed it first (as
+    ``_lower.from_top_level_text``: another release's reader takes the text as it is)."""
+    prepared = prepare(source) if schema.rules.reader is None else \
+        Source(source, lambda i: i, None, ())
     return read_text(prepared.text, prepared.where, schema), prepared
 
 
@@ -114,6 +117,8 @@ def read_text(text: str, where: Where, schema: DialectSchema, path: str = "") ->
         return written
     if text[:1] == "{":
         return read_json(json.loads(text), schema, path)
+    if schema.rules.reader == "tvm-0.6":
+        return _read_text_06(text, where, schema, path)
     syntax = parse_target_text(text)
     kind = schema.kinds[syntax.kind.text]
     written = WrittenTarget("text", kind.name, path)
@@ -143,6 +148,28 @@ def read_text(text: str, where: Where, schema: DialectSchema, path: str = "") ->
             written.devices = [read_text(piece, piece_where, schema, _join(key_path, index))
                                for index, (piece, piece_where) in
                                enumerate(array_items(item))]
+    return written
+
+
+def _read_text_06(text: str, where: Where, schema: DialectSchema, path: str) -> WrittenTarget:
+    """TVM 0.6's words: ``-key=value`` split on white space, ``-target=`` for ``-mtriple=``."""
+    from ._dialects_legacy import _getline_split, option_words_06
+
+    words = option_words_06(text)
+    kind = schema.kinds[words[0][1]]
+    written = WrittenTarget("text", kind.name, path)
+    for attr, _, value, offset in words[1:]:
+        spec = kind.attrs[attr]
+        start = offset + len(text[offset:].partition("=")[0]) + 1
+
+        def value_where(i: int, start: int = start) -> int | None:
+            return where(start + i)
+
+        items = _getline_split(value or "") if spec.type == "array<str>" else None
+        written.options[attr] = WrittenOption(
+            attr, spec.type, _join(path, attr), where(offset + 1),
+            value, "1" if value is None else value,
+            value_where if value is not None else _at(where(offset)), items)
     return written
 
 

@@ -32,9 +32,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._stack import with_stack_room
 from ._schema import load, releases
 from .environment import Environment
-from .errors import TargetError
+from .errors import TargetError, type_name
 from .target import Target, from_json, parse
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ class _Outcome:
 
 # ---- which dialect ---------------------------------------------------------------------------------
 
+@with_stack_room
 def detect_dialect(text: str) -> str:
     """The newest TVM release dialect that accepts ``text`` (``tvm-0.27``, ``tvm-0.21``, ...).
 
@@ -101,7 +103,7 @@ def _read(source: TargetSource, source_dialect: str, environment: Environment | 
         return from_json(source.to_json(), dialect=source_dialect, environment=environment)
     if not isinstance(source, (str, Mapping)):
         raise TypeError(f"migrate() takes target text, a TargetJSON dict or a Target, not "
-                        f"{type(source).__name__}")
+                        f"{type_name(source)}")
     if source_dialect == "auto":
         return _detect(source, environment)[1]
     if isinstance(source, str):
@@ -199,6 +201,7 @@ def _warn(message: str) -> None:
     warnings.warn(message, MigrationWarning, stacklevel=3)
 
 
+@with_stack_room
 def migrate(source: TargetSource, *, source_dialect: str = "auto",
             target_dialect: str = "tvm-0.27", environment: Environment | None = None
             ) -> dict[str, Any]:
@@ -224,6 +227,7 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     return outcome.json
 
 
+@with_stack_room
 def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
                    target_dialect: str = "tvm-0.27", environment: Environment | None = None
                    ) -> CompilationConfig:

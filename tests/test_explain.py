@@ -32,9 +32,17 @@ def test_environment() -> None:
 def test_tag_and_its_host() -> None:
     node = explain("nvidia/jetson-agx-xavier")
     assert node["origin"] == "tag" and node["tag_name"] == "nvidia/jetson-agx-xavier"
-    assert set(sources(node).values()) == {"tag"}
+    assert sources(node)["arch"] == "tag" and set(sources(node).values()) == {"tag", "default"}
     assert node["host"]["source"] == "tag"
-    assert set(sources(node["host"]).values()) == {"tag"}
+    assert sources(node["host"])["mcpu"] == "tag"
+
+
+def test_a_tag_does_not_claim_the_kinds_defaults() -> None:
+    node = explain("nvidia/jetson-nano")
+    assert sources(node) == {"arch": "tag", "max_shared_memory_per_block": "tag",
+                             "max_threads_per_block": "tag", "registers_per_block": "tag",
+                             "max_num_threads": "default", "thread_warp_size": "default"}
+    assert {k["source"] for k in node["keys"]} == {"default"}
 
 
 def test_keys() -> None:
