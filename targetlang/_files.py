@@ -46,14 +46,40 @@ def _target_of(path: str) -> str:
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes | Iterable[bytes]) -> None:
-    """Write ``data`` (bytes, or chunks of bytes) to ``path`` as the module docstring says."""
+    """Write ``data`` (bytes, or chunks of bytes) to ``path`` as the module docstring says.
+
+    Raises :class:`OSError` naming ``path`` (never the temporary file) when it cannot.
+    """
     shown = os.fspath(path)
+    try:
+        _write(shown, [data] if isinstance(data, bytes) else _marked(data))
+    except OSError as error:
+        if error.filename != shown and not getattr(error, "targetlang_input", False):
+            # the temporary file, the directory, a full disk: name the file being written
+            raise OSError(error.errno, error.strerror or str(error), shown) from error
+        raise
+
+
+def _marked(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """``chunks``, an error while producing them marked as the input's, not the output's."""
+    iterator = iter(chunks)
+    while True:
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            return
+        except OSError as error:
+            error.targetlang_input = True  # type: ignore[attr-defined]
+            raise
+        yield chunk
+
+
+def _write(shown: str, chunks: Iterable[bytes]) -> None:
     real = _target_of(shown)
     try:
         info: os.stat_result | None = os.stat(real)
     except FileNotFoundError:
         info = None
-    chunks: Iterable[bytes] = [data] if isinstance(data, bytes) else data
     if info is not None and not stat.S_ISREG(info.st_mode):
         if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
             with open(real, "wb") as out:  # noqa: PTH123 - a device: written into, in place
@@ -100,6 +126,9 @@ def _temporary(directory: str, name: str) -> Iterator[tuple[int, str]]:
                 break
             except FileExistsError:
                 continue
+            except OSError as error:
+                raise OSError(error.errno, f"cannot create a file in {directory}: "
+                                           f"{error.strerror}", temp) from error
         else:  # pragma: no cover - 100 collisions of 32 random bits
             raise FileExistsError(errno.EEXIST, "no free temporary file name", directory)
         try:
