@@ -66,7 +66,7 @@ def lines_of(stream: Iterable[bytes], block: int = 1 << 20) -> Iterator[bytes]:
     """The lines of a binary stream, each with its own ending kept: ``\\n``, ``\\r\\n`` or
     ``\\r`` (a log written on an old Mac is still one record a line). ``stream`` is a file
     object (read in blocks, so memory stays flat) or any iterable of byte chunks."""
-    read = getattr(stream, "read", None)
+    read = getattr(stream, "read1", None) or getattr(stream, "read", None)
     chunks: Iterable[bytes] = iter(lambda: read(block), b"") if read is not None else stream
     carry = b""
     for chunk in chunks:
