@@ -263,6 +263,10 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         _escape_unencodable(stdout)
     if stdin is None:
         stdin = sys.stdin  # may be None (`<&-`): read only when needed, then reported
+        if isinstance(stdin, _io.TextIOWrapper) and stdin.errors == "strict":
+            # Bytes that are not text reach the reader, which refuses them with a message.
+            with contextlib.suppress(ValueError, OSError):
+                stdin.reconfigure(errors="surrogateescape")
     try:
         code = _run(argv, stdin, stdout, stderr, environ)
         if own:

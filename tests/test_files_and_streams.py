@@ -434,3 +434,12 @@ def test_an_ascii_terminal_gets_escapes_not_a_crash() -> None:
     done = console("check", "cuda -arhc=\u00e9", env={"PYTHONIOENCODING": "ascii"})
     no_traceback(done)
     assert done.returncode == 1 and b"\\xe9" in done.stderr
+
+
+@needs_script
+def test_bytes_that_are_not_text_on_standard_input() -> None:
+    done = console("parse", "--compact", stdin=b"llvm\n\xff\xfe\n", env={"PYTHONIOENCODING": "utf-8"})
+    no_traceback(done)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 2 and b'"error"' in lines[1]
+    assert done.stderr.startswith(b"error: line 2: ")
