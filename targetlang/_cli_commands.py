@@ -149,9 +149,18 @@ def _parse(args: argparse.Namespace, io: Io) -> int:
 
 
 def _format(args: argparse.Namespace, io: Io) -> int:
+    batch = io.batch(args)
+
+    def show(text: str) -> None:
+        written = _read(args, io, text).to_string(args.style)
+        if batch and ("\n" in written or "\r" in written):
+            # One line of output per input: a text with a line break inside cannot be one.
+            raise TargetError("its text holds a line break, which one line of output cannot "
+                              "show; `targetlang parse` prints it as JSON")
+        io.out(written)
+
     # A failed line prints an empty line: no target is written as an empty text.
-    return run_each(args, io, lambda text: io.out(_read(args, io, text).to_string(args.style)),
-                    lambda number, text, err: io.out(""))
+    return run_each(args, io, show, lambda number, text, err: io.out(""))
 
 
 def _check(args: argparse.Namespace, io: Io) -> int:

@@ -12,6 +12,7 @@ import ast
 import io
 import json
 import os
+import re
 import warnings
 
 from hypothesis import HealthCheck, given, settings
@@ -56,10 +57,8 @@ def records(draw: st.DrawFn) -> bytes:
     return line
 
 
-@CAMPAIGN
-@given(st.lists(st.tuples(records(), endings), max_size=6))
-def test_logs_keep_every_line_and_change_only_targets(pieces: list[tuple[bytes, bytes]]) -> None:
-    data = b"".join(line + end for line, end in pieces)
+def check_log(data: bytes) -> None:
+    """``logs`` on any bytes: every line kept, only target literals changed, nothing raised."""
     given_lines = list(lines_of(io.BytesIO(data)))
     assert b"".join(given_lines) == data  # splitting loses nothing
     summary = LogSummary()
@@ -75,6 +74,12 @@ def test_logs_keep_every_line_and_change_only_targets(pieces: list[tuple[bytes, 
     chosen = list(select(iter(given_lines), "llvm", kept))
     assert set(chosen) <= set(given_lines)
     stats(iter(given_lines), LogSummary())
+
+
+@CAMPAIGN
+@given(st.lists(st.tuples(records(), endings), max_size=6))
+def test_logs_keep_every_line_and_change_only_targets(pieces: list[tuple[bytes, bytes]]) -> None:
+    check_log(b"".join(line + end for line, end in pieces))
 
 
 @CAMPAIGN
@@ -116,27 +121,41 @@ def scripts(draw: st.DrawFn) -> str:
     return newline.join(lines) + newline
 
 
-@CAMPAIGN
-@given(scripts())
-def test_migrate_py_changes_only_target_literals(text: str) -> None:
+def check_script(text: str) -> None:
+    """``migrate --py`` on any source: it compiles afterwards, and only target literals
+    changed, each into the dict literal of ``migrate()``."""
     result = migrate_source(text)
     if not result.rewrites:
         assert result.text == text
         return
     compile(result.text, "<property>", "exec", dont_inherit=True)
-    # Putting every old literal back gives the file again, byte for byte: nothing else moved.
-    restored, at = [], 0
+    # The file with each old literal (where the AST puts it, on Python's lines: \n, \r\n,
+    # \r) replaced by its new one is the result, byte for byte: nothing else moved.
+    lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    expected, at = [], 0
     for rewrite in result.rewrites:
-        where = result.text.index(rewrite.new, at)
-        restored.append(result.text[at:where] + rewrite.old)
-        at = where + len(rewrite.new)
+        where = starts[rewrite.line - 1] + len(
+            lines[rewrite.line - 1].encode("utf-8")[:rewrite.column].decode("utf-8"))
+        assert text[where:where + len(rewrite.old)] == rewrite.old
+        expected.append(text[at:where] + rewrite.new)
+        at = where + len(rewrite.old)
         value = ast.literal_eval(rewrite.old)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MigrationWarning)
-            expected = targetlang.migrate(value, source_dialect=_source_dialect(value))
-        assert ast.literal_eval(rewrite.new) == expected
-        assert rewrite.new == py_literal(expected)
-    assert "".join(restored) + result.text[at:] == text
+            migrated = targetlang.migrate(value, source_dialect=_source_dialect(value))
+        assert ast.literal_eval(rewrite.new) == migrated
+        assert rewrite.new == py_literal(migrated)
+    assert "".join(expected) + text[at:] == result.text
+
+
+
+@CAMPAIGN
+@given(scripts())
+def test_migrate_py_changes_only_target_literals(text: str) -> None:
+    check_script(text)
 
 
 @CAMPAIGN
@@ -153,10 +172,8 @@ BATCH_JSON = [["parse"], ["migrate", "--compact"], ["tvmc"], ["explain", "--json
               ["check", "--json"], ["check", "--json", "--strict"]]
 
 
-@CAMPAIGN
-@given(st.sampled_from(BATCH_JSON + [["format"]]),
-       st.lists(texts.filter(lambda t: "\n" not in t), max_size=5))
-def test_every_batch_prints_one_result_per_line(command: list[str], lines: list[str]) -> None:
+def check_batch(command: list[str], lines: list[str]) -> None:
+    """Any batch on standard input prints one result a line, failures as error objects."""
     out, err = io.StringIO(), io.StringIO()
     code = main(command, stdin=io.StringIO("".join(line + "\n" for line in lines)),
                 stdout=out, stderr=err, environ={})
@@ -169,3 +186,10 @@ def test_every_batch_prints_one_result_per_line(command: list[str], lines: list[
             if isinstance(value, dict) and "error" in value and "line" in value:
                 assert value["line"] == number and value["input"] == lines[number - 1]
     assert "Traceback" not in err.getvalue()
+
+
+@CAMPAIGN
+@given(st.sampled_from(BATCH_JSON + [["format"]]),
+       st.lists(texts.filter(lambda t: "\n" not in t), max_size=5))
+def test_every_batch_prints_one_result_per_line(command: list[str], lines: list[str]) -> None:
+    check_batch(command, lines)
