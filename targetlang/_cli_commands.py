@@ -219,15 +219,18 @@ def _explain(args: argparse.Namespace, io: Io) -> int:
 def _diff(args: argparse.Namespace, io: Io) -> int:
     from ._diff import diff, render
 
-    texts = list(io.inputs(args))
-    if len(texts) != 2:
-        io.error(f"diff compares two targets, not {len(texts)}")
+    inputs = list(io.numbered(args))
+    if len(inputs) != 2:
+        io.error(f"diff compares two targets, not {len(inputs)}")
         return EXIT_USAGE
-    try:
-        a, b = (_read(args, io, text) for text in texts)
-    except TargetError as err:
-        io.error(err)
-        return EXIT_INVALID
+    read = []
+    for number, text in inputs:
+        try:
+            read.append(_read(args, io, text))
+        except TargetError as err:
+            io.error(err, (number, text))  # which of the two
+            return EXIT_INVALID
+    a, b = read
     changes = diff(a, b)
     if args.json:
         io.out(_dump([c.to_json() for c in changes], 2))

@@ -303,14 +303,16 @@ def _run(argv: Sequence[str] | None, stdin: TextIO | None, stdout: TextIO, stder
          environ: Mapping[str, str] | None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
-    messages = _io.StringIO()
+    messages, printed = _io.StringIO(), _io.StringIO()
     try:
-        # argparse writes usage, help and --version to sys.stdout/sys.stderr itself.
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(messages):
+        # argparse writes usage, help and --version to sys.stdout/sys.stderr itself, and
+        # ignores write errors: collect them, then write them where errors are seen.
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(messages):
             args, extra = parser.parse_known_args(words)
             if extra and not getattr(args, "extra_args", False):
                 parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as done:
+        stdout.write(printed.getvalue())
         stderr.write(messages.getvalue())
         hint = quote_hint(words) if done.code == EXIT_USAGE else None
         if hint is not None:

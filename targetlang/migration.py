@@ -253,8 +253,8 @@ def _warn_changed_meaning(outcome: _Outcome) -> None:
         read = outcome.source.dialect
         warnings.warn(f"this target means something else in {read} than in {LEGACY_DIALECT} "
                       f"({'; '.join(outcome.changed_meaning)}); read as {read}, the newest "
-                      f"release that reads it (pass source_dialect={LEGACY_DIALECT!r} for its "
-                      "legacy meaning)", MigrationWarning, stacklevel=4)
+                      f"release that reads it (source_dialect={LEGACY_DIALECT!r}, on the command "
+                      f"line --from {LEGACY_DIALECT}, reads its legacy meaning)", MigrationWarning, stacklevel=4)
 
 
 def migrate(source: TargetSource, *, source_dialect: str = "auto",
