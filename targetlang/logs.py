@@ -39,6 +39,8 @@ _KEY = re.compile(rb'"(?:input|i)"\s*:\s*\[\s*')
 # values without strings or objects (AutoTVM 0.1 records: {"r": [[...], 0, ...], "v": 0.1, ...).
 _PREFIX = re.compile(rb'\s*\{(?:\s*"\w+"\s*:[^"{}]*,)*\s*')
 _WS = b" \t\r\n"
+#: A line longer than this (no record is) is read in pieces: memory stays bounded on any input.
+LINE_LIMIT = 1 << 26
 #: At most this many distinct spellings are remembered (memory stays flat on any log).
 CACHE_LIMIT = 1 << 16
 
@@ -74,8 +76,8 @@ def lines_of(stream: Iterable[bytes], block: int = 1 << 20) -> Iterator[bytes]:
             continue
         pieces = (carry + chunk).splitlines(keepends=True)  # bytes: only \r, \n, \r\n
         carry = pieces.pop()
-        if carry.endswith(b"\n"):
-            pieces.append(carry)
+        if carry.endswith(b"\n") or len(carry) > LINE_LIMIT:
+            pieces.append(carry)  # a line longer than any record is passed on in pieces
             carry = b""
         yield from pieces  # a last piece ending in \r waits: \n may follow
     if carry:

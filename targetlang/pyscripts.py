@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import ast
 import difflib
+import errno
 import io
 import os
 import re
+import stat
 import tokenize
 import warnings
 from collections.abc import Mapping
@@ -358,6 +360,10 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
     from ._files import write_atomically
 
     file = Path(path)
+    kind = os.stat(file).st_mode  # before opening: opening a FIFO waits for its writer
+    if not (stat.S_ISREG(kind) or stat.S_ISFIFO(kind)) or (write and not stat.S_ISREG(kind)):
+        # a device such as /dev/zero never ends; a pipe cannot be rewritten in place
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
     with open(file, "rb") as stream:  # noqa: PTH123 - one read, errors are OSError
         raw = stream.read()
     decoded = _decode(raw, str(path))

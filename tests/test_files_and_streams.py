@@ -443,3 +443,22 @@ def test_bytes_that_are_not_text_on_standard_input() -> None:
     lines = done.stdout.splitlines()
     assert done.returncode == 1 and len(lines) == 2 and b'"error"' in lines[1]
     assert done.stderr.startswith(b"error: line 2: ")
+
+
+def test_migrate_py_refuses_files_that_never_end(tmp_path: Path) -> None:
+    code, _, err = cli("migrate", "--py", "/dev/zero")
+    assert code == 2 and err == "error: /dev/zero: not a regular file\n"
+    fifo = tmp_path / "p.py"
+    os.mkfifo(fifo)
+    code, _, err = cli("migrate", "--py", "--write", str(fifo))  # refused before it is opened
+    assert code == 2 and "not a regular file" in err
+
+
+def test_a_line_longer_than_any_record_is_read_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    from targetlang import logs
+
+    monkeypatch.setattr(logs, "LINE_LIMIT", 100)
+    data = b"x" * 350 + b"\n" + RECORD + b"\n"
+    pieces = list(lines_of(io.BytesIO(data), 64))
+    assert b"".join(pieces) == data and max(len(p) for p in pieces) <= 100 + 64
+    assert len(pieces) > 3 and pieces[-1] == RECORD + b"\n"
