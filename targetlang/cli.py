@@ -22,7 +22,7 @@ import shlex
 import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 from . import __version__
 from ._style import paint, wants_colour
@@ -256,10 +256,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w")  # noqa: SIM115
         _escape_unencodable(stderr)
     if stdout is None:
-        if sys.stdout is None:  # started with standard output closed (`>&-`)
-            stderr.write("error: cannot write to standard output: it is closed\n")
-            return EXIT_USAGE
-        stdout = sys.stdout
+        # Started with standard output closed (`>&-`): an error only if something is printed.
+        stdout = sys.stdout if sys.stdout is not None else cast(TextIO, _Closed())
         _escape_unencodable(stdout)
     if stdin is None:
         stdin = sys.stdin  # may be None (`<&-`): read only when needed, then reported
@@ -282,6 +280,16 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         stderr.write(f"error: cannot write to standard output: {error.strerror or error}\n")
         return EXIT_USAGE
     return code
+
+
+class _Closed(_io.TextIOBase):
+    """Standard output that was closed when the program started."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
 
 
 def _escape_unencodable(stream: TextIO) -> None:

@@ -462,3 +462,12 @@ def test_a_line_longer_than_any_record_is_read_in_pieces(monkeypatch: pytest.Mon
     pieces = list(lines_of(io.BytesIO(data), 64))
     assert b"".join(pieces) == data and max(len(p) for p in pieces) <= 100 + 64
     assert len(pieces) > 3 and pieces[-1] == RECORD + b"\n"
+
+
+@needs_script
+def test_a_closed_standard_output_matters_only_when_printed_to(log: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.log"
+    done = subprocess.run(f"'{SCRIPT}' logs normalize --quiet '{log}' -o '{out}' >&-",
+                          shell=True, capture_output=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert out.read_bytes() == NORMALIZED + b"\n"
