@@ -3,7 +3,8 @@
 :func:`write_atomically` keeps the promise the tools make about files:
 
 - a regular file is replaced in one step (a temporary file beside it, fsynced, then
-  renamed over it), keeping its permission bits; a new file gets ``0o666 & ~umask``;
+  renamed over it), keeping its permission bits (and its owner, where allowed); a new file
+  gets ``0o666 & ~umask``; like ``sed -i``, other hard links to it keep the old content;
 - a symbolic link is written through: its target is replaced, the link stays;
 - a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is written
   straight into, as a shell redirection would; it is never replaced;
@@ -99,6 +100,10 @@ def _write(shown: str, chunks: Iterable[bytes]) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, mode)
+        if info is not None and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+            with contextlib.suppress(OSError):  # keep the owner where we may (root)
+                os.chown(temp, info.st_uid, info.st_gid)
+                os.chmod(temp, mode)  # chown clears set-user-ID bits
         os.replace(temp, real)
     with contextlib.suppress(OSError):  # the rename itself durable, where the system allows
         dir_fd = os.open(directory, os.O_RDONLY)

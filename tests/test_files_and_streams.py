@@ -471,3 +471,14 @@ def test_a_closed_standard_output_matters_only_when_printed_to(log: Path, tmp_pa
                           shell=True, capture_output=True, timeout=60, check=False)
     assert (done.returncode, done.stderr) == (0, b"")
     assert out.read_bytes() == NORMALIZED + b"\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_the_owner_is_kept_where_allowed(tmp_path: Path) -> None:
+    path = tmp_path / "owned.py"
+    path.write_bytes(b"x")
+    os.chown(path, 1234, 1234)
+    path.chmod(0o754)
+    _files.write_atomically(path, b"y")
+    info = path.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1234, 1234, 0o754)
