@@ -193,3 +193,23 @@ def check_batch(command: list[str], lines: list[str]) -> None:
        st.lists(texts.filter(lambda t: "\n" not in t), max_size=5))
 def test_every_batch_prints_one_result_per_line(command: list[str], lines: list[str]) -> None:
     check_batch(command, lines)
+
+
+# ---- the console script: arbitrary bytes on its streams ---------------------------------------------
+
+@settings(CAMPAIGN, max_examples=max(5, CAMPAIGN.max_examples // 20))
+@given(st.sampled_from(BATCH_JSON + [["format"], ["logs", "stats", "-"],
+                                      ["logs", "normalize", "-", "-o", "-"]]),
+       st.binary(max_size=200), st.sampled_from(["utf-8", "ascii", "latin-1"]))
+def test_the_console_script_never_prints_a_traceback(command: list[str], data: bytes,
+                                                      encoding: str) -> None:
+    import subprocess
+
+    from test_cli import SCRIPT
+
+    if SCRIPT is None:
+        return
+    done = subprocess.run([SCRIPT, *command], input=data, capture_output=True, timeout=60,
+                          check=False, env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+    assert done.returncode in (0, 1)
