@@ -415,12 +415,12 @@ def test_a_reader_that_goes_away_is_quiet() -> None:
 
 @needs_script
 def test_ctrl_c_exits_130_without_a_traceback() -> None:
-    proc = subprocess.Popen([str(SCRIPT), "parse"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([str(SCRIPT), "parse", "--compact"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdin is not None
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"llvm\n")
     proc.stdin.flush()
-    time.sleep(1.5)  # started and waiting for the next line
+    assert proc.stdout.readline().startswith(b'{"kind": "llvm"')  # running, reading line 2
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and b"Traceback" not in err
