@@ -390,15 +390,14 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
         listed = ", ".join(found)
         raise AmbiguousComponentError(
             f"component name {name!r} is ambiguous: it names {listed}; give one of those "
-            "names", source=name)
+            "names")
     close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12, cutoff=0.6)
     names = list(dict.fromkeys(n for k in close for table in db.rounds
                                for n in table.get(k, ())))[:5]
     hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
     raise UnknownComponentError(
         f"unknown component {name!r} in dialect {dialect}{hint} (the database: every "
-        "registered tag, GPU products, CPU names; `targetlang component --list`)",
-        source=name)
+        "registered tag, GPU products, CPU names; `targetlang component --list`)")
 
 
 def component(name: str, *, dialect: str = DEFAULT_DIALECT) -> Component:
