@@ -277,7 +277,7 @@ def _without_brands(words: list[str]) -> Iterator[str]:
 def _tag_short_names(tag: str, target: Target) -> list[str]:
     namespace, _, leaf = tag.rpartition("/")
     words = leaf.split("-")
-    found = [normal(leaf), *_without_brands(words)]
+    found = [normal(leaf), normal(namespace.split("/")[0] + leaf), *_without_brands(words)]
     triple = next((t.attrs.get("mtriple") for t in (target, target.host)
                    if t is not None and isinstance(t.attrs.get("mtriple"), str)), None)
     if len(words) > 1 and words[-1] in _ISA_WORDS and isinstance(triple, str) \
