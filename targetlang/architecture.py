@@ -31,6 +31,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
+from ._schema import DIALECTS
 from .components import Component, component, read_properties
 from .config import CompilationConfig, _at, _check_members, _join, _type_name
 from .errors import ConfigError, TargetError
@@ -62,9 +63,16 @@ def _read_target(value: object, dialect: str, path: str) -> Target:
         if isinstance(value, Mapping):
             return from_json(value, dialect=dialect)
     except TargetError as error:
-        raise _at(error, path) from None
+        raise _as_config_error(_at(error, path)) from None
     raise ConfigError(f"a target is target text or a TargetJSON object, not {_type_name(value)}",
                       path=path)
+
+
+def _as_config_error(error: TargetError) -> ConfigError:
+    """Every refusal of an architecture is a ConfigError (the target's message and path)."""
+    if isinstance(error, ConfigError):
+        return error
+    return ConfigError(error.message, source=error.source, offset=error.offset, path=error.path)
 
 
 def _lookup(name: object, dialect: str, path: str) -> Component:
@@ -99,8 +107,8 @@ def _read_entry(value: object, dialect: str, path: str) -> tuple[str | None, Com
                           f"object, not {_type_name(value)}", path=path)
     _check_members(value, _ENTRY_MEMBERS, path, "component")
     own = value.get("dialect", dialect)
-    if not isinstance(own, str):
-        raise ConfigError(f"a dialect is a string, not {_type_name(own)}",
+    if not isinstance(own, str) or own not in DIALECTS:
+        raise ConfigError(f'unknown dialect {json.dumps(own)}; known: {", ".join(DIALECTS)}',
                           path=_join(path, "dialect"))
     label = _label(value.get("label"), _join(path, "label"))
     props = read_properties(value.get("properties"), _join(path, "properties"))
@@ -241,7 +249,7 @@ class Architecture:
         try:
             value = CompilationConfig.from_json(document)
         except TargetError as error:
-            raise _at(error, "config") from None
+            raise _as_config_error(_at(error, "config")) from None
         self._check_hosts(canonical, refs)
         # The canonical form: what the configuration writes, targets back to references.
         written = value.to_json()
@@ -539,8 +547,6 @@ class Architecture:
             raise ConfigError(f"an architecture is a JSON object, not {_type_name(obj)}")
         _check_members(obj, _MEMBERS, "", "architecture")
         dialect = obj.get("dialect", DEFAULT_DIALECT)
-        from ._schema import DIALECTS
-
         if not isinstance(dialect, str) or dialect not in DIALECTS:
             raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
                               path="dialect")
