@@ -17,10 +17,13 @@ def register(sub: Any) -> None:
         description="Check an architecture document (JSON: components, connections) and "
                     "print its components, connections and views: each device alone, with "
                     "each host that reaches it, and packaged with its host. Components may "
-                    "be written as names of the component database (\"rtx 3080\"). Exit 1 "
+                    "be written as names of the component database (\"rtx 3080\"), read in "
+                    "--dialect unless the document names its own. Exit 1 "
                     "if the document does not hold together (the message names the JSON "
                     "path).")
-    p.add_argument("file", metavar="FILE", help="the JSON document, or - for standard input")
+    p.add_argument("file", metavar="FILE", nargs="?", default="-",
+                   help="the JSON document; - (the default) for standard input")
+    add_dialect(p)
     add_json(p, "print the canonical JSON of the architecture")
     p.set_defaults(handler=_arch)
 
@@ -56,7 +59,7 @@ def _arch(args: argparse.Namespace, io: Io) -> int:
             io.error(f"cannot read {args.file}: {error.strerror}")
             return EXIT_USAGE
     try:
-        arch = Architecture.from_json(text)
+        arch = Architecture.from_json(text, dialect=args.dialect)
     except TargetError as error:
         io.error(error)
         return EXIT_INVALID

@@ -533,9 +533,13 @@ class Architecture:
     # ---- JSON ------------------------------------------------------------------------------------
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any] | str) -> Architecture:
+    def from_json(cls, obj: Mapping[str, Any] | str, *,
+                  dialect: str = DEFAULT_DIALECT) -> Architecture:
         """An architecture from :meth:`to_json`'s form (or JSON text); components may be
-        written as database names (``"rtx 3080"``, ``{"name": "A100", "label": "gpu0"}``)."""
+        written as database names (``"rtx 3080"``, ``{"name": "A100", "label": "gpu0"}``).
+
+        Components are read in the document's ``dialect`` member, else in ``dialect``; each
+        may name its own."""
         if isinstance(obj, str):
             text = obj
             try:
@@ -546,7 +550,7 @@ class Architecture:
         if not isinstance(obj, Mapping):
             raise ConfigError(f"an architecture is a JSON object, not {_type_name(obj)}")
         _check_members(obj, _MEMBERS, "", "architecture")
-        dialect = obj.get("dialect", DEFAULT_DIALECT)
+        dialect = obj.get("dialect", dialect)
         if not isinstance(dialect, str) or dialect not in DIALECTS:
             raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
                               path="dialect")
