@@ -245,27 +245,29 @@ class Architecture:
             raise ConfigError(f"config is an object, not {_type_name(config)}", path="config")
         canonical = json.loads(json.dumps(config))
         refs: dict[str, int] = {}
-        document = self._substitute(canonical, "config", refs)
+        document = self._substitute(canonical, refs)
         try:
             value = CompilationConfig.from_json(document)
         except TargetError as error:
             raise _as_config_error(_at(error, "config")) from None
         self._check_hosts(canonical, refs)
+        leftover = _targets_in(canonical)
+        if leftover:
+            raise ConfigError("a configuration's targets are components: "
+                              '{"component": index or label}', path=leftover[0])
         # The canonical form: what the configuration writes, targets back to references.
-        written = value.to_json()
-        return self._references(written, value, canonical, refs)
+        return self._references(value.to_json(), refs)
 
-    def _substitute(self, value: Any, path: str, refs: dict[str, int]) -> Any:
-        """``{"component": ref}`` objects replaced by their targets' JSON (paths recorded)."""
-        if isinstance(value, dict):
-            if set(value) == {"component"}:
+    def _substitute(self, config: Mapping[str, Any], refs: dict[str, int]) -> dict[str, Any]:
+        """A copy with each ``{"component": ref}`` replaced by the component's target JSON
+        (``refs`` records where each stood)."""
+        def substitute(path: str, value: Any) -> Any:
+            if isinstance(value, Mapping) and set(value) == {"component"}:
                 index = self._resolve(value["component"], _join(path, "component"))
                 refs[path] = index
                 return self._target_json(index)
-            return {k: self._substitute(v, _join(path, k), refs) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._substitute(v, _join(path, i), refs) for i, v in enumerate(value)]
-        return value
+            return value
+        return _map_places(config, substitute)
 
     def _target_json(self, index: int) -> dict[str, Any]:
         target = self._components[index].target
@@ -274,23 +276,26 @@ class Architecture:
             out = {"dialect": target.dialect, **out}
         return out
 
-    def _references(self, written: dict[str, Any], value: CompilationConfig,
-                    given: dict[str, Any], refs: dict[str, int]) -> dict[str, Any]:
-        """``written`` with each target at a place ``given`` referred to replaced again."""
-        def walk(item: Any, path: str) -> Any:
+    def _references(self, written: dict[str, Any], refs: dict[str, int]) -> dict[str, Any]:
+        """``written`` with each target replaced by a reference to its component.
+
+        A target at a place the given document referred to keeps that reference; one the
+        configuration moved (``target_host: [{...}]`` is written ``target_host: {...}``)
+        refers to the first component with that target.
+        """
+        dialect = written["dialect"]
+
+        def reference(path: str, item: Any) -> Any:
             if path in refs:
                 return {"component": self._ref(refs[path])}
-            if isinstance(item, dict):
-                return {k: walk(v, _join(path, k)) for k, v in item.items()}
-            if isinstance(item, list):
-                return [walk(v, _join(path, i)) for i, v in enumerate(item)]
-            return item
-        out: dict[str, Any] = walk(written, "config")
-        leftover = _targets_in(out)
-        if leftover:
-            raise ConfigError("a configuration's targets are components: "
-                              '{"component": index or label}', path=leftover[0])
-        return out
+            if not isinstance(item, dict):
+                return item  # a label
+            own = item.get("dialect", dialect)
+            target = from_json({k: v for k, v in item.items() if k != "dialect"}, dialect=own)
+            index = next(i for i, c in enumerate(self._components) if c.target == target)
+            return {"component": self._ref(index)}
+
+        return _map_places(written, reference)
 
     def _check_hosts(self, config: dict[str, Any], refs: dict[str, int]) -> None:
         """Each group's host reaches each of its targets (``refs``: where each target is)."""
@@ -518,7 +523,7 @@ class Architecture:
         """The configuration: the ``config`` member's, else the host and what it reaches."""
         if self._config is None:
             return self.packaged().to_config()
-        return CompilationConfig.from_json(self._substitute(self._config, "config", {}))
+        return CompilationConfig.from_json(self._substitute(self._config, {}))
 
     def as_view(self) -> DeviceOnlyView | DeviceWithHostView | PackagedView:
         """The view this architecture was made from (:meth:`from_view`), read back."""
@@ -607,12 +612,43 @@ class Architecture:
         return f"Architecture(components={names!r}, connections={list(self.connections)!r})"
 
 
-def _targets_in(value: Any, path: str = "config") -> list[str]:
-    """Paths of TargetJSON objects (a ``kind``) left in a config member."""
-    if isinstance(value, dict):
-        if "kind" in value:
-            return [path]
-        return [p for k, v in value.items() for p in _targets_in(v, _join(path, k))]
-    if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in _targets_in(v, _join(path, i))]
-    return []
+def _target_places(config: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """``(path, value)`` of every place of a config member that holds a target."""
+    places: list[tuple[str, Any]] = []
+    targets = config.get("targets")
+    if isinstance(targets, list):
+        places += [(_join("config.targets", i), t) for i, t in enumerate(targets)]
+    elif isinstance(targets, Mapping):
+        places += [(_join("config.targets", k), t) for k, t in targets.items()]
+    host = config.get("target_host")
+    if isinstance(host, list):
+        places += [(_join("config.target_host", i), t) for i, t in enumerate(host)]
+    elif host is not None:
+        places.append(("config.target_host", host))
+    return places
+
+
+def _map_places(config: Mapping[str, Any], change: Any) -> dict[str, Any]:
+    """A copy of a config member with ``change(path, value)`` at each place of a target."""
+    out: dict[str, Any] = json.loads(json.dumps(config))
+    targets = out.get("targets")
+    if isinstance(targets, list):
+        out["targets"] = [change(_join("config.targets", i), t) for i, t in enumerate(targets)]
+    elif isinstance(targets, dict):
+        out["targets"] = {k: change(_join("config.targets", k), t) for k, t in targets.items()}
+    host = out.get("target_host")
+    if isinstance(host, list):
+        out["target_host"] = [change(_join("config.target_host", i), t)
+                              for i, t in enumerate(host)]
+    elif host is not None:
+        out["target_host"] = change("config.target_host", host)
+    return out
+
+
+def _targets_in(config: Mapping[str, Any]) -> list[str]:
+    """Paths of TargetJSON objects or target text where a config member needs references."""
+    targets = config.get("targets")
+    labels: Mapping[str, Any] = targets if isinstance(targets, Mapping) else {}
+    return [path for path, value in _target_places(config)
+            if not (isinstance(value, Mapping) and set(value) == {"component"})
+            and not (isinstance(value, str) and value in labels)]

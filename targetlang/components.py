@@ -31,6 +31,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -76,7 +77,7 @@ def _plain(value: object, path: str) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if not math.isfinite(value):
             raise ConfigError("a property is plain JSON; not a number is not", path=path)
         return value
     if isinstance(value, (list, tuple)):

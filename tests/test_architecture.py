@@ -359,3 +359,15 @@ def test_invalid_architectures_are_refused_with_a_json_path(arch: Architecture, 
     with pytest.raises(tl.ConfigError) as caught:
         Architecture.from_json(document)
     assert caught.value.path is not None and caught.value.path.startswith(path)
+
+
+def test_the_config_member_refers_to_components_only_where_targets_stand() -> None:
+    document = {"components": ["skylake", "A100"], "connections": [[0, 1, "uni-directional"]],
+                "config": {"target_host": [{"component": 0}], "targets": [{"component": 1}],
+                           "flow-config": {"note": {"kind": "not a target", "component": 7}}}}
+    arch = Architecture.from_json(document)
+    config = arch.to_json()["config"]
+    assert config["target_host"] == {"component": 0}  # the RFC's [host], written as TVM does
+    assert config["flow-config"] == {"note": {"kind": "not a target", "component": 7}}
+    assert Architecture.from_json(arch.to_json()) == arch
+    assert arch.to_config().flow_config["note"] == {"kind": "not a target", "component": 7}
