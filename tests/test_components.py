@@ -250,3 +250,21 @@ def test_the_data_file_is_plain_and_sorted_by_source() -> None:
     assert path.read_text("utf-8").endswith("\n")
     assert {row["source"] for row in FACTS["products"]} == {"nvidia-cutlass", "amd-rocm"}
     assert len(FACTS["products"]) >= 50
+
+
+@pytest.mark.oracle
+def test_tvm_reads_every_product_and_cpu_component_as_we_do() -> None:
+    query = REPO.parent / "shared" / "oracle" / "query.py"
+    if not query.exists():
+        pytest.skip("no oracle query script (../shared/oracle/query.py)")
+    entries = [find(name)[0] for name in component_names()]
+    built = [e for e in entries if e.origin != "tag"]  # tags are TVM's own
+    lines = [json.dumps({"target": json.dumps(e.target.to_json())}) for e in built]
+    done = subprocess.run([str(ORACLE_TVM021), str(query), "--timeout", "30"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=900, check=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(built) > 200
+    for entry, answer in zip(built, answers):
+        assert answer["ok"], (entry.name, answer)
+        assert answer["export"] == entry.target.to_json(), entry.name
