@@ -583,6 +583,17 @@ class Architecture:
             out["config"] = json.loads(json.dumps(self._config))
         return out
 
+    def to_string(self) -> str:
+        """The canonical text: :meth:`to_json` as one line of JSON (``str(arch)`` too).
+
+        ``Architecture.from_json(text)`` reads it back, and writing that again gives the same
+        text.
+        """
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
     # ---- value semantics --------------------------------------------------------------------------
 
     def _identity(self) -> str:

@@ -265,6 +265,8 @@ def test_architecture_json_round_trip(arch: Architecture) -> None:
     assert again == arch and hash(again) == hash(arch)
     assert again.to_json() == document
     assert Architecture.from_json(json.dumps(document)) == arch
+    text = str(arch)
+    assert Architecture.from_json(text) == arch and str(Architecture.from_json(text)) == text
 
 
 @QUARTER
