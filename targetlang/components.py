@@ -20,9 +20,11 @@ Names are matched without regard to case, spaces, ``-`` and ``_``, in three roun
 round that finds something decides, and finding two components there is an ambiguity:
 
 1. the full name: a tag (``nvidia/nvidia-a100``), a product (``NVIDIA H200``), a CPU;
-2. shorter names: a tag without its namespace (``jetson orin nano``), a name without its
-   leading brand words (:data:`BRAND_WORDS`: ``A100``, ``rtx 3080``, ``MI250X``), a board
-   without the instruction set its tag ends with (``raspberry pi 4b``);
+2. shorter names: a tag without its namespace (``jetson orin nano``) or with only its
+   vendor (``AWS c5.xlarge``), a name without its leading brand words
+   (:data:`BRAND_WORDS`: ``A100``, ``rtx 3080``, ``MI250X``), a product without the variant
+   in parentheses (``MI50`` for both ``MI50 (16GB)`` and ``MI50 (32GB)``), a board without
+   the instruction set its tag ends with (``raspberry pi 4b``);
 3. a model name without its revision letter (``raspberry pi 4`` for ``4b``).
 """
 
