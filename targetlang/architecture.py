@@ -86,7 +86,27 @@ def _lookup(name: object, dialect: str, path: str) -> Component:
 
 
 def _read_entry(value: object, dialect: str, path: str) -> tuple[str | None, Component]:
-    """One member of ``components``: Python's forms and the JSON object form."""
+    """One member of ``components``: its label and component.
+
+    A ``label`` among the properties is the label (``(gpu, {"os": "baremetal", "label":
+    "gpu0"})``), as the API's ``(component, properties)`` pairs have no other place for it.
+    """
+    label, entry = _read_entry_parts(value, dialect, path)
+    if "label" not in entry.properties:
+        return label, entry
+    where = path
+    if isinstance(value, Mapping):
+        where = _join(_join(path, "properties"), "label")
+    elif isinstance(value, (list, tuple)):
+        where = _join(path, 1)
+    own = _label(entry.properties["label"], where)
+    if label is not None and label != own:
+        raise ConfigError(f'two labels, "{label}" and "{own}"', path=where)
+    return own, entry.with_properties(label=None)
+
+
+def _read_entry_parts(value: object, dialect: str, path: str) -> tuple[str | None, Component]:
+    """Python's forms of a component and the JSON object form."""
     if isinstance(value, Component):
         return None, value
     if isinstance(value, str):

@@ -87,6 +87,25 @@ def test_the_three_views_of_the_seed_example() -> None:
         assert Architecture.from_json(json.loads(json.dumps(back.to_json()))).as_view() == view
 
 
+def test_a_label_may_stand_among_the_properties() -> None:
+    gpu = tl.component("rtx 3080")
+    arch = Architecture([(tl.component("skylake"), {"os": "linux"}),
+                         (gpu, {"os": "baremetal", "label": "gpu0"}),
+                         (gpu, {"os": "baremetal", "label": "gpu1"})],
+                        [(0, "gpu0", "uni-directional"), (0, "gpu1", "uni-directional")])
+    assert arch == seed()
+    assert Architecture([gpu.with_properties(label="g")]).labels == ("g",)
+    with pytest.raises(tl.ConfigError) as caught:
+        Architecture([(gpu, {"label": "a"}, "b")])
+    assert caught.value.path == "components[0][1]"
+    with pytest.raises(tl.ConfigError) as caught:
+        Architecture.from_json({"components": [{"name": "A100", "properties": {"label": 1}}]})
+    assert caught.value.path == "components[0].properties.label"
+    with pytest.raises(tl.ConfigError) as caught:
+        Architecture([(gpu, {}), (gpu, {})])  # the seed's [GPU, GPU] needs labels
+    assert caught.value.path == "components[1]"
+
+
 def test_views_are_refused_where_the_host_cannot_reach_the_device() -> None:
     arch = seed()
     with pytest.raises(ViewError) as caught:
