@@ -25,7 +25,7 @@ round that finds something decides, and finding two components there is an ambig
    (:data:`BRAND_WORDS`: ``A100``, ``rtx 3080``, ``MI250X``), a product without the variant
    in parentheses (``MI50`` for both ``MI50 (16GB)`` and ``MI50 (32GB)``), a board without
    the instruction set its tag ends with (``raspberry pi 4b``);
-3. a model name without its revision letter (``raspberry pi 4`` for ``4b``).
+3. a board's model without its revision letter (``raspberry pi 4`` for ``4b``).
 """
 
 from __future__ import annotations
@@ -365,6 +365,14 @@ def _database(dialect: str) -> _Database:
                                                  _index(entries, "short_names")))
 
 
+def _is_board(entry: Entry) -> bool:
+    """A tag of a CPU board: only there a trailing letter is a revision (a GPU's ``M`` is a
+    mobile part: ``GT 640`` is not the ``GT 640M``)."""
+    from ._specialize import device_type
+
+    return entry.origin == "tag" and device_type(entry.target) == 1
+
+
 def component_names(dialect: str = DEFAULT_DIALECT) -> tuple[str, ...]:
     """The canonical names of the database: tags, then products, then CPUs."""
     return tuple(_database(dialect).entries)
@@ -386,7 +394,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
         round_number = 3
         found = tuple(dict.fromkeys(
             n for table in db.rounds for letter in "abcdefghijklmnopqrstuvwxyz"
-            for n in table.get(key + letter, ())))
+            for n in table.get(key + letter, ()) if _is_board(db.entries[n])))
     if len(found) == 1:
         return db.entries[found[0]], round_number
     if found:

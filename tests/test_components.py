@@ -203,6 +203,9 @@ def test_round_three_drops_only_a_revision_letter() -> None:
     assert find("raspberry pi 4b")[1] == 2
     with pytest.raises(UnknownComponentError):
         tl.component("raspberry pi")  # no digit to revise
+    for gpu in ("GT 640", "GeForce 410"):  # not the mobile GT 640M or GeForce 410M
+        with pytest.raises(UnknownComponentError):
+            tl.component(gpu)
 
 
 def test_component_names_are_unique_under_normalisation_within_a_round() -> None:
