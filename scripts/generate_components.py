@@ -20,6 +20,8 @@ it); nothing is typed in here. The sources:
   a table row that names the product of a tag (the same words, without regard to case,
   spaces, ``-`` and ``_``) is recorded as a second source of that tag, and its architecture
   must agree with the tag's (``sm_90`` and ``sm_90a`` agree: the same compute capability).
+* TVM 0.21's ``arm_cpu(model)`` boards and phones (``targetlang/_data/presets.json``) are
+  read by the library itself; this file only names that source.
 * CPU names: the AArch64 and Arm CPUs of ``targetlang/_data/arm-features.json`` (LLVM's
   tables, recorded from TVM 0.21), and the x86 CPUs that TVM 0.21's LLVM accepts
   (``llvm_get_cpu_archlist``), asked of the TVM 0.21 oracle
@@ -178,6 +180,9 @@ def build() -> dict[str, Any]:
                              "row": row["row"]})
     sources["tvm-tags"] = {"what": "TVM 0.21's registered tags", "file": "targetlang/_data/tvm-0.21.json",
                            "recorded": tvm["source"]}
+    sources["tvm-presets"] = {"what": "TVM 0.21's arm_cpu() model table",
+                              "file": "targetlang/_data/presets.json",
+                              "recorded": "scripts/generate_config_data.py"}
     sources["llvm-arm"] = {"what": "LLVM's AArch64 and Arm CPU names", "file":
                            "targetlang/_data/arm-features.json", "recorded": arm["source"]}
     sources["llvm-x86"] = {"what": "LLVM's x86 CPU names (llvm_get_cpu_archlist)",

@@ -3,6 +3,8 @@
 ``component(name)`` looks a name up in the component database of a dialect:
 
 * every registered tag of the dialect (``nvidia/geforce-rtx-3080``, ``raspberry-pi/4b-aarch64``);
+* the boards and phones of TVM's ``arm_cpu(model)`` as ``arm_cpu/<model>`` (``arm_cpu/rasp3b``,
+  ``arm_cpu/pixel2``): the target ``tvm.target.arm_cpu(model)`` built;
 * GPU products of NVIDIA's and AMD's published tables with their architecture
   (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is ``rocm -mcpu=gfx90a``);
   a product that is also a tag is that tag;
@@ -262,8 +264,8 @@ def _os_properties(target: Target) -> dict[str, Any]:
         triple = t.attrs.get("mtriple") if t is not None else None
         if isinstance(triple, str):
             parts = triple.split("-")[1:]
-            for word, os_name in (("linux", "linux"), ("macos", "macos"), ("darwin", "macos"),
-                                  ("windows", "windows"), ("android", "android")):
+            for word, os_name in (("android", "android"), ("linux", "linux"), ("macos", "macos"),
+                                  ("darwin", "macos"), ("windows", "windows")):
                 if any(p.startswith(word) for p in parts):
                     return {"os": os_name}
     return {}
@@ -330,6 +332,17 @@ def _database(dialect: str) -> _Database:
         entries[tag] = Entry(tag, "tag", target,
                              ({**sources["tvm-tags"], "tag": tag}, *(c for _, c in extra)),
                              (normal(tag),), tuple(dict.fromkeys(short)))
+    from .presets import arm_cpu, arm_cpu_models
+
+    for model in arm_cpu_models():
+        try:
+            target = arm_cpu(model, dialect=dialect)
+        except TargetError:
+            continue  # a dialect that reads no text
+        name = f"arm_cpu/{model}"
+        entries[name] = Entry(name, "preset", target, ({**sources["tvm-presets"],
+                                                        "model": model},),
+                              (normal(name),), (normal(model),))
     for row in facts["products"]:
         if "tag" in row:
             continue
@@ -374,7 +387,7 @@ def _is_board(entry: Entry) -> bool:
 
 
 def component_names(dialect: str = DEFAULT_DIALECT) -> tuple[str, ...]:
-    """The canonical names of the database: tags, then products, then CPUs."""
+    """The canonical names of the database: tags, presets, products, then CPUs."""
     return tuple(_database(dialect).entries)
 
 

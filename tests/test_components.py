@@ -61,6 +61,10 @@ PRODUCTS = [
     ("raspberry pi 4", "raspberry-pi/4b-aarch64"), ("Raspberry Pi 4B", "raspberry-pi/4b-aarch64"),
     ("Apple M1 GPU", "apple/m1-gpu"), ("apple m2 gpu", "apple/m2-gpu"),
     ("c5.xlarge", "aws/cpu/c5.xlarge"), ("AWS c5.24xlarge", "aws/cpu/c5.24xlarge"),
+    # TVM's arm_cpu() boards and phones
+    ("rasp3b", "arm_cpu/rasp3b"), ("rasp4b64", "arm_cpu/rasp4b64"), ("Pixel 2", "arm_cpu/pixel2"),
+    ("Mate 10 Pro", "arm_cpu/mate10pro"), ("P20", "arm_cpu/p20"), ("RK3399", "arm_cpu/rk3399"),
+    ("Ultra96", "arm_cpu/ultra96"), ("PYNQ", "arm_cpu/pynq"), ("STM32MP1", "arm_cpu/stm32mp1"),
     # AMD (ROCm's table)
     ("MI300X", "AMD Instinct MI300X"), ("AMD Instinct MI250X", "AMD Instinct MI250X"),
     ("MI250", "AMD Instinct MI250"), ("mi210", "AMD Instinct MI210"),
@@ -96,6 +100,9 @@ def test_product_names_resolve_to_their_component(query: str, canonical: str) ->
     tags = tl.tags()
     if canonical in tags:
         assert found.target == tags[canonical]
+    elif canonical.startswith("arm_cpu/"):
+        assert found.target == tl.presets.arm_cpu(canonical.split("/")[1])
+        assert entry.sources[0]["model"] == canonical.split("/")[1]
     else:
         row = next(r for r in FACTS["products"] if r["name"] == canonical)
         assert found.target == tl.from_json(row["target"])
@@ -114,6 +121,7 @@ def test_the_issue_examples() -> None:
     cpu = tl.component("cortex-a72")
     assert cpu.target == tl.parse("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72")
     assert cpu.properties == {"os": "linux"}
+    assert tl.component("pixel 2").properties == {"os": "android"}
 
 
 @pytest.mark.parametrize(("query", "triple"), CPUS)
