@@ -11,6 +11,12 @@ it); nothing is typed in here. The sources:
   repo``). Compute capability X.Y is CUDA's ``sm_XY``. Rows that name a series ("GeForce RTX
   30x0 series") are families, not products, and are left out. The marketing suffix " Tensor
   Core GPU" is not part of a product's name.
+* Ollama's hardware-support page (``docs/gpu.mdx``), table "Compute Capability | Family |
+  Cards": a transcription of NVIDIA's CUDA GPUs list (developer.nvidia.com/cuda-gpus), from
+  a git mirror of ollama/ollama (``$TARGETLANG_OLLAMA_GIT``, default
+  ``../.mirror/ollama+ollama/repo``). A card is named "NVIDIA", its family's brand
+  (GeForce, Quadro, Tesla) unless the card's name starts with a brand of its own (TITAN,
+  Quadro, Tesla, NVS), and the card.
 * AMD's ROCm documentation, "Accelerator and GPU hardware specifications" (Model, LLVM target
   name), from a git mirror of ROCm/ROCm (``$TARGETLANG_ROCM_GIT``, default
   ``../.mirror/ROCm+ROCm/repo``). A product is named by the table's brand (its tab: "AMD
@@ -40,7 +46,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _generated import write_or_check  # noqa: E402
+
+# The library's own rule for which tag a product name names.
+from targetlang.components import product_tags, tag_names_index  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / "targetlang" / "_data" / "components.json"
@@ -51,7 +61,9 @@ ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR",
                                  Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 
+OLLAMA_GIT = Path(os.environ.get("TARGETLANG_OLLAMA_GIT", MIRRORS / "ollama+ollama" / "repo"))
 CUTLASS_PATH = "README.md"
+OLLAMA_PATH = "docs/gpu.mdx"
 ROCM_PATH = "docs/reference/gpu-arch-specs.rst"
 #: The x86 triple of CPU components (documented in targetlang/components.py).
 X86_TRIPLE = "x86_64-linux-gnu"
@@ -90,6 +102,34 @@ def nvidia_rows(text: str) -> list[dict[str, Any]]:
         name = re.sub(r"\s+Tensor Core GPU$", "", gpu)
         rows.append({"name": name, "target": {"kind": "cuda", "arch": f"sm_{major}{minor}"},
                      "line": number + 1, "row": line.strip()})
+    return rows
+
+
+#: Words a card's name may start with that already say its brand.
+_CARD_BRANDS = ("TITAN", "Quadro", "Tesla", "NVS")
+
+
+def ollama_rows(text: str) -> list[dict[str, Any]]:
+    """Ollama's NVIDIA table: each card of each row, with the row's compute capability."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines)
+                 if re.match(r"\|\s*Compute Capability\s*\|\s*Family\s*\|\s*Cards", line))
+    rows = []
+    capability = ""
+    for number in range(start + 2, len(lines)):
+        line = lines[number]
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        capability = cells[0] or capability
+        major, minor = re.fullmatch(r"(\d+)\.(\d+)", capability).groups()  # type: ignore[union-attr]
+        family = cells[1]
+        brand = next((b for b in ("GeForce", "Quadro", "Tesla") if family.startswith(b)), "")
+        for card in re.findall(r"`([^`]+)`", cells[2]):
+            own = card.split()[0] in _CARD_BRANDS
+            name = " ".join(p for p in ("NVIDIA", "" if own else brand, card) if p)
+            rows.append({"name": name, "target": {"kind": "cuda", "arch": f"sm_{major}{minor}"},
+                         "line": number + 1, "row": f"{capability} | {family} | {card}"})
     return rows
 
 
@@ -133,12 +173,15 @@ def _compatible(table: dict[str, Any], tag: dict[str, Any]) -> bool:
 
 
 def attach_tags(rows: list[dict[str, Any]], tags: dict[str, Any], source: str) -> None:
-    """Rows that name a tag's product become second sources of that tag (arch checked)."""
-    by_leaf: dict[str, list[str]] = {}
-    for tag in tags:
-        by_leaf.setdefault(_normal(tag.rsplit("/", 1)[-1]), []).append(tag)
+    """Rows that name a tag's product become second sources of that tag (arch checked).
+
+    A row names a tag when its words are the tag's last part, alone or after the tag's
+    vendor (``NVIDIA GeForce RTX 3080`` and ``nvidia/geforce-rtx-3080``), else when they are
+    once their leading brand words are dropped (``NVIDIA Quadro P520`` and ``nvidia/p520``).
+    """
+    index = tag_names_index(list(tags))
     for row in rows:
-        found = by_leaf.get(_normal(row["name"]), [])
+        found = product_tags(row["name"], index)
         assert len(found) <= 1, (row, found)
         if found:
             tag = found[0]
@@ -146,6 +189,26 @@ def attach_tags(rows: list[dict[str, Any]], tags: dict[str, Any], source: str) -
                 raise SystemExit(f"{source} line {row['line']}: {row['name']} is "
                                  f"{row['target']}, but TVM's tag {tag} says {tags[tag]}")
             row["tag"] = tag
+
+
+def merge(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One product per name (its words, without regard to case): sources that name the same
+    product must agree on its target."""
+    products: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        key = _normal(row["name"])
+        cite = {"source": row["source"], "line": row["line"], "row": row["row"]}
+        if key not in products:
+            products[key] = {"name": row["name"], **({"tag": row["tag"]} if "tag" in row else {}),
+                             "target": row["target"], "sources": [cite]}
+            continue
+        known = products[key]
+        if known["target"] != row["target"]:
+            raise SystemExit(f"{row['source']} line {row['line']}: {row['name']} is "
+                             f"{row['target']}, but {known['sources'][0]['source']} says "
+                             f"{known['target']}")
+        known["sources"].append(cite)
+    return list(products.values())
 
 
 def x86_cpus() -> list[str]:
@@ -167,6 +230,7 @@ def build() -> dict[str, Any]:
     products: list[dict[str, Any]] = []
     for key, repo, github, path, reader in (
             ("nvidia-cutlass", CUTLASS_GIT, "NVIDIA/cutlass", CUTLASS_PATH, nvidia_rows),
+            ("nvidia-ollama", OLLAMA_GIT, "ollama/ollama", OLLAMA_PATH, ollama_rows),
             ("amd-rocm", ROCM_GIT, "ROCm/ROCm", ROCM_PATH, amd_rows)):
         if not (repo / "HEAD").exists():
             raise SystemExit(f"no git mirror of {github} at {repo}")
@@ -174,10 +238,8 @@ def build() -> dict[str, Any]:
         sources[key] = info
         rows = reader(text)
         attach_tags(rows, tvm["tags"], github)
-        for row in rows:
-            products.append({"name": row["name"], **({"tag": row["tag"]} if "tag" in row else {}),
-                             "target": row["target"], "source": key, "line": row["line"],
-                             "row": row["row"]})
+        products += [{**row, "source": key} for row in rows]
+    products = merge(products)
     sources["tvm-tags"] = {"what": "TVM 0.21's registered tags", "file": "targetlang/_data/tvm-0.21.json",
                            "recorded": tvm["source"]}
     sources["tvm-presets"] = {"what": "TVM 0.21's arm_cpu() model table",

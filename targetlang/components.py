@@ -5,9 +5,10 @@
 * every registered tag of the dialect (``nvidia/geforce-rtx-3080``, ``raspberry-pi/4b-aarch64``);
 * the boards and phones of TVM's ``arm_cpu(model)`` as ``arm_cpu/<model>`` (``arm_cpu/rasp3b``,
   ``arm_cpu/pixel2``): the target ``tvm.target.arm_cpu(model)`` built;
-* GPU products of NVIDIA's and AMD's published tables with their architecture
-  (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is ``rocm -mcpu=gfx90a``);
-  a product that is also a tag is that tag;
+* GPU products with their architecture, from NVIDIA's tables (CUTLASS's hardware list, and
+  NVIDIA's CUDA GPUs list as Ollama's documentation transcribes it) and AMD's ROCm
+  specifications (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is
+  ``rocm -mcpu=gfx90a``); a product that is also a tag of the dialect is that tag;
 * CPU names LLVM knows: an AArch64 CPU (``cortex-a72``) is ``llvm -mtriple=aarch64-linux-gnu
   -mcpu=...``, an x86 CPU (``skylake``) ``llvm -mtriple=x86_64-linux-gnu -mcpu=...``, an
   AArch32-only A-profile CPU (``cortex-a9``) ``llvm -mtriple=armv7l-linux-gnueabihf
@@ -37,7 +38,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Union
@@ -292,6 +293,29 @@ def _tag_short_names(tag: str, target: Target) -> list[str]:
     return found
 
 
+def tag_names_index(tag_names: Iterable[str]) -> dict[str, list[str]]:
+    """Tags by the names a product table may give them: the tag's last part, alone or after
+    its vendor (``geforce-rtx-3080``, ``nvidia geforce rtx 3080``)."""
+    index: dict[str, list[str]] = {}
+    for tag in tag_names:
+        vendor, _, leaf = tag.rpartition("/")
+        for key in dict.fromkeys((normal(leaf), normal(vendor.split("/")[0] + leaf))):
+            index.setdefault(key, []).append(tag)
+    return index
+
+
+def product_tags(name: str, index: Mapping[str, list[str]]) -> list[str]:
+    """The tags a product name names: as written, else without its leading brand words
+    (``NVIDIA Quadro P520`` is ``nvidia/p520``)."""
+    words = name.split()
+    found = index.get(normal(name), [])
+    for start in range(1, len(words)):
+        if found or words[start - 1].casefold() not in BRAND_WORDS:
+            break
+        found = index.get(normal("".join(words[start:])), [])
+    return list(found)
+
+
 @functools.cache
 def _facts() -> Mapping[str, Any]:
     data: Mapping[str, Any] = json.loads(data_text("components.json"))
@@ -319,18 +343,27 @@ def _database(dialect: str) -> _Database:
     sources = facts["sources"]
     registered = tags(dialect)
     entries: dict[str, Entry] = {}
-    aliases: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    aliases: dict[str, list[tuple[str, tuple[Mapping[str, Any], ...]]]] = {}
+
+    def cites(row: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        return tuple({**sources[c["source"]], "line": c["line"], "row": c["row"]}
+                     for c in row["sources"])
+
+    index = tag_names_index(list(registered))
+    own_tag: dict[str, str] = {}  # product name -> the tag of this dialect it names
     for row in facts["products"]:
-        if "tag" in row:
-            cite = {**sources[row["source"]], "line": row["line"], "row": row["row"]}
-            aliases.setdefault(row["tag"], []).append((row["name"], cite))
+        found = [row["tag"]] if row.get("tag") in registered else product_tags(row["name"], index)
+        if len(found) == 1:
+            own_tag[row["name"]] = found[0]
+            aliases.setdefault(found[0], []).append((row["name"], cites(row)))
     for tag, target in registered.items():
         extra = aliases.get(tag, [])
         short = _tag_short_names(tag, target)
         for name, _ in extra:
             short += [normal(name), *_without_brands(name.split())]
         entries[tag] = Entry(tag, "tag", target,
-                             ({**sources["tvm-tags"], "tag": tag}, *(c for _, c in extra)),
+                             ({**sources["tvm-tags"], "tag": tag},
+                              *(c for _, more in extra for c in more)),
                              (normal(tag),), tuple(dict.fromkeys(short)))
     from .presets import arm_cpu, arm_cpu_models
 
@@ -344,18 +377,19 @@ def _database(dialect: str) -> _Database:
                                                         "model": model},),
                               (normal(name),), (normal(model),))
     for row in facts["products"]:
-        if "tag" in row:
+        if row["name"] in own_tag:
             continue
         try:
             target = from_json(row["target"], dialect=dialect)
         except TargetError:
             continue  # a dialect without that kind
-        cite = {**sources[row["source"]], "line": row["line"], "row": row["row"]}
         words = row["name"].split()
         short = [*_without_brands(words)]
-        if words[-1].startswith("("):  # "MI50 (32GB)": a variant of the MI50
-            short += [normal("".join(words[:-1])), *_without_brands(words[:-1])]
-        entries[row["name"]] = Entry(row["name"], "product", target, (cite,),
+        plain = re.fullmatch(r"(.+?)\s*\([^()]*\)", row["name"])
+        if plain:  # "MI50 (32GB)" is a variant of the MI50, "GB10 (DGX Spark)" the GB10
+            stem = plain.group(1).split()
+            short += [normal("".join(stem)), *_without_brands(stem)]
+        entries[row["name"]] = Entry(row["name"], "product", target, cites(row),
                                      (normal(row["name"]),), tuple(dict.fromkeys(short)))
     seen: set[str] = {normal(name) for name in entries}
     for family in _CPU_FAMILIES:
