@@ -16,7 +16,8 @@ it); nothing is typed in here. The sources:
   a git mirror of ollama/ollama (``$TARGETLANG_OLLAMA_GIT``, default
   ``../.mirror/ollama+ollama/repo``). A card is named "NVIDIA", its family's brand
   (GeForce, Quadro, Tesla) unless the card's name starts with a brand of its own (TITAN,
-  Quadro, Tesla, NVS), and the card.
+  Quadro, Tesla, NVS), and the card. An empty capability cell continues the row above; a
+  row's citation gives the capability it read.
 * AMD's ROCm documentation, "Accelerator and GPU hardware specifications" (Model, LLVM target
   name), from a git mirror of ROCm/ROCm (``$TARGETLANG_ROCM_GIT``, default
   ``../.mirror/ROCm+ROCm/repo``). A product is named by the table's brand (its tab: "AMD
