@@ -95,13 +95,15 @@ def _render(arch: Any, io: Io) -> str:
     for index, entry in enumerate(arch.components):
         if index in hosts and entry.target.host is None:
             continue
-        alone = arch.view(index)
-        shown = alone.device if isinstance(alone, DeviceOnlyView) else alone.target
-        lines.append(f"  device {ref(index)}: {shown}")
-        for host in hosts:
-            if host != index and arch.reaches(host, index):
-                lines.append(f"  device {ref(index)}, host {ref(host)}: "
-                             f"{arch.view(index, host).target}")
+        for host in [None, *(h for h in hosts if h != index and arch.reaches(h, index))]:
+            what = f"device {ref(index)}" + ("" if host is None else f", host {ref(host)}")
+            try:
+                view = arch.view(index, host)
+            except ViewError as error:  # a host with a host of its own: no view holds it
+                lines.append(f"  {what}: none ({error})")
+                continue
+            shown = view.device if isinstance(view, DeviceOnlyView) else view.target
+            lines.append(f"  {what}: {shown}")
     try:
         packaged = arch.packaged()
     except ViewError as error:

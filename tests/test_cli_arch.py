@@ -90,3 +90,10 @@ def test_component_list() -> None:
     code, out, _ = cli_main("component", "--list", "--json", "--dialect", "tvm-0.27")
     listed = json.loads(out)
     assert code == 0 and set(tl.tags(dialect="tvm-0.27")) <= set(listed)
+
+
+def test_arch_shows_a_view_that_cannot_be_built_without_failing() -> None:
+    document = {"components": [{"target": "cuda --host apple/m1-gpu"}]}
+    code, out, err = cli_main("arch", stdin=json.dumps(document))
+    assert (code, err) == (0, "")
+    assert "  device 0: none (host.host: the host has a host of its own)\n" in out
