@@ -392,3 +392,22 @@ def test_the_config_member_refers_to_components_only_where_targets_stand() -> No
     assert config["flow-config"] == {"note": {"kind": "not a target", "component": 7}}
     assert Architecture.from_json(arch.to_json()) == arch
     assert arch.to_config().flow_config["note"] == {"kind": "not a target", "component": 7}
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 5) | st.sampled_from(
+    ["A100", "skylake", "gpu0", "uni-directional", "bi-directional", "cuda", "", "linux"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+        ["components", "connections", "config", "name", "label", "target", "properties",
+         "source", "destination", "direction", "component", "targets", "target_host", "os",
+         "kind", "dialect"]), inner, max_size=4), max_leaves=12)
+
+
+@QUARTER
+@given(_JSON)
+def test_any_json_is_an_architecture_or_a_config_error(document: Any) -> None:
+    try:
+        arch = Architecture.from_json(document)
+    except tl.ConfigError as error:
+        assert isinstance(error.message, str)
+        return
+    assert Architecture.from_json(arch.to_json()) == arch
