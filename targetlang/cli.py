@@ -64,6 +64,8 @@ examples:
   targetlang diff "cuda -arch=sm_80" '{"kind": "cuda", "arch": "sm_86"}'
   targetlang kinds cuda
   targetlang tvmc "ethos-u -accelerator_config=ethos-u55-256, cmsis-nn, c"
+  targetlang component "GeForce RTX 3080"
+  targetlang arch architecture.json
 """
 
 ENVIRONMENTS: dict[str, Callable[[], Environment | None]] = {
@@ -204,9 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="colour: auto (a terminal, unless NO_COLOR is set; default), "
                              "always, never")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    from . import _cli_commands, _cli_migrate
+    from . import _cli_arch, _cli_commands, _cli_migrate
     _cli_commands.register(sub)
     _cli_migrate.register(sub)  # migrate, logs
+    _cli_arch.register(sub)  # arch, component
     _add_colour_everywhere(parser)
     return parser
 
