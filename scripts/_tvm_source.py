@@ -328,6 +328,8 @@ def kinds_at(tag: str) -> tuple[dict[str, Any], list[str]]:
         else:
             reader.take()
     common_cite = f"{tag}:{header_path}:{define_line}"
+    # 0.24+: add_attr_option(key, traits...) where only refl::DefaultValue is a default
+    traits = "Traits&&... traits" in header.text
     files = git_grep_files(tag, "TVM_REGISTER_TARGET_KIND(", "src")
     kinds: dict[str, Any] = {}
     for path in files:
@@ -358,8 +360,14 @@ def kinds_at(tag: str) -> tuple[dict[str, Any], list[str]]:
                         if any(w.endswith("AttrValidator") for w in words):
                             # 0.24+: a function that checks (and may convert) the value
                             spec["validator"] = True
-                        else:
+                        elif not traits or words[0].endswith("DefaultValue"):
                             spec["default"] = Reader(extra).value()
+                        elif words[0].startswith('"'):
+                            spec["doc"] = Reader(extra).value()
+                        else:
+                            # 0.24+ ConfigSchema::ApplyTrait ignores any other trait, so a bare
+                            # value is no default (the oracles agree)
+                            spec["ignored_trait"] = " ".join(words)
                     args = [Reader(args[0]).value()]
                     at = line + text.count("\n", 0, start_offset)
                     spec["source"] = f"{source.where}:{at}"
@@ -405,6 +413,11 @@ def cpp_tags_at(tag: str, path: str = "src/target/tag.cc") -> dict[str, Any]:
         reader.take(".")
         reader.take("set_config")
         (config,) = reader.call_args()
+        while reader.peek() == ".":  # .with_config(key, value) adds to the config
+            reader.take(".")
+            reader.take("with_config")
+            key, value = reader.call_args()
+            config[key] = value
         entry: dict[str, Any] = {"config": config, "source": where}
         if condition:
             entry["condition"] = " && ".join(condition)
@@ -434,9 +447,10 @@ def cpp_tags_at(tag: str, path: str = "src/target/tag.cc") -> dict[str, Any]:
                     continue
                 depth += {"(": 1, ")": -1, "{": 1, "}": -1}.get(tok, 0)
                 current.append(tok)
+            tail = text[reader.tokens[reader.i][1]:] if reader.peek() else ""
             mapping = dict(zip(params, args))
             expanded = re.sub(r"\b\w+\b", lambda m: mapping.get(m.group(0), m.group(0)), body)
-            expanded = expanded.strip().rstrip(";")
+            expanded = expanded.strip().rstrip(";") + tail
             register(expanded, f"{source.where}:{line} (macro {macro}, "
                      f"{source.where}:{define_line})", source.conditions[line - 1])
     return dict(sorted(tags.items()))
