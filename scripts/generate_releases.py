@@ -354,6 +354,24 @@ def fill_tag_exports(release: str, facts: dict[str, Any], all_facts: dict[str, A
         "no_oracle_fits": sorted(pending)}
 
 
+def inherit_unreadable(facts: dict[str, Any], previous: dict[str, Any]) -> None:
+    """0.27 has no git tag: what only its C++ source could say (hooks, validators, citations)
+    is taken from 0.26 for every kind the 0.27 oracle registers with the same attributes, and
+    marked so; the 0.27 oracle's goldens check the behaviour."""
+    for name, spec in facts["kinds"].items():
+        old = previous["kinds"].get(name)
+        if old is None or set(old["attrs"]) - set(spec["attrs"]):
+            continue
+        note = "as v0.26.0 (0.27 has no git tag in the mirror)"
+        if "hooks" in old:
+            spec["hooks"] = old["hooks"]
+            spec["hooks_source"] = note
+        for attr, attr_spec in spec["attrs"].items():
+            if old["attrs"].get(attr, {}).get("validator"):
+                attr_spec["validator"] = True
+                attr_spec["validator_source"] = note
+
+
 def drop_enum_names(facts: dict[str, Any]) -> None:
     for spec in list(facts["kinds"].values()) + list(facts["optional_kinds"].values()):
         spec.pop("device_enum", None)
@@ -368,6 +386,7 @@ def generate(releases: list[str]) -> dict[str, dict[str, Any]]:
         drop_enum_names(facts)
         facts.update(syntax_facts(release))
         all_facts[release] = facts
+    inherit_unreadable(all_facts["0.27"], all_facts["0.26"])
     for release in RELEASES:
         if release not in ORACLES:
             fill_tag_exports(release, all_facts[release], all_facts)
@@ -392,12 +411,23 @@ def fingerprint(facts: dict[str, Any]) -> Any:
     def clean(value: Any) -> Any:
         if isinstance(value, dict):
             return {k: clean(v) for k, v in value.items()
-                    if k not in ("source", "registered_twice", "tag_exports_from")}
+                    if k not in ("source", "registered_twice", "tag_exports_from",
+                                 "hooks_source", "validator_source")}
         if isinstance(value, list):
             return [clean(v) for v in value]
         return value
     return clean({k: facts[k] for k in ("kinds", "tags", "tag_exports", "text", "json",
                                         "aliases") if k in facts})
+
+
+def reader_fingerprint(facts: dict[str, Any]) -> Any:
+    """What decides how a release reads a target, tags aside."""
+    full = fingerprint(facts)
+    return {k: v for k, v in full.items() if k not in ("tags", "tag_exports")}
+
+
+def rules_fingerprint(facts: dict[str, Any]) -> Any:
+    return {grp: {k: v["value"] for k, v in facts[grp].items()} for grp in ("text", "json")}
 
 
 def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -452,6 +482,20 @@ def families(all_facts: dict[str, dict[str, Any]]) -> dict[str, Any]:
     changes = {release: differences(all_facts[prev], all_facts[release])
                for prev, release in zip(RELEASES, RELEASES[1:])}
     family_list = []
+    reader_groups: list[list[str]] = []
+    for release in RELEASES:
+        if reader_groups and reader_fingerprint(all_facts[reader_groups[-1][-1]]) == \
+                reader_fingerprint(all_facts[release]):
+            reader_groups[-1].append(release)
+        else:
+            reader_groups.append([release])
+    eras: list[list[str]] = []
+    for release in RELEASES:
+        if eras and rules_fingerprint(all_facts[eras[-1][-1]]) == rules_fingerprint(
+                all_facts[release]):
+            eras[-1].append(release)
+        else:
+            eras.append([release])
     for group in groups:
         name = f"tvm-{group[-1]}"
         first = group[0]
@@ -466,6 +510,19 @@ def families(all_facts: dict[str, dict[str, Any]]) -> dict[str, Any]:
                   "attributes, defaults, keys, hooks, tags and what they export, text and JSON "
                   "rules) are equal form one family, named after its newest release",
         "families": family_list,
+        "reader_families": [
+            {"family": f"tvm-{g[-1]}", "releases": [f"tvm-{r}" for r in g],
+             "boundary": (None if g[0] == RELEASES[0] else [
+                 c for c in changes[g[0]] if not c.startswith("tag ")])}
+            for g in reader_groups],
+        "reader_families_source": "consecutive releases that read targets alike (kinds, "
+                                  "attributes, types, defaults, keys, hooks, text and JSON "
+                                  "rules equal) but may register different tags",
+        "eras": [{"era": f"tvm-{g[0]}..tvm-{g[-1]}", "releases": [f"tvm-{r}" for r in g],
+                  "rules": {grp: {k: v["value"] for k, v in all_facts[g[0]][grp].items()}
+                            for grp in ("text", "json")}}
+                 for g in eras],
+        "eras_source": "consecutive releases with the same text and JSON rules (text.*, json.*)",
         "changes": {f"tvm-{r}": c for r, c in changes.items()},
     }
 
