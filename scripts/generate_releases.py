@@ -259,7 +259,39 @@ def syntax_facts(release: str) -> dict[str, dict[str, Any]]:
                 if release in NO_GIT_TAG:
                     where += " (0.27: as 0.26, by the 0.27 oracle's goldens)"
                 facts[group][fact] = {"value": value, "source": where}
+    if facts["text"].get("legacy_strings", {}).get("value"):
+        facts["text"].update(text_value_parsing(tag))
     return facts
+
+
+def text_value_parsing(tag: str) -> dict[str, Any]:
+    """How ``TargetInternal::ParseType`` reads an int or bool option value from text: the C++
+    type it reads into (its range), whether ``true``/``false`` are taken, the error wording."""
+    import re
+    path = "src/target/target.cc"
+    lines = src.git_show(tag, path).splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if re.match(r"\w+ TargetInternal::ParseType\(const std::string& str", line))
+    end = next(i for i in range(start + 1, len(lines)) if "TargetInternal::ParseType(" in lines[i]
+               and not lines[i].startswith(" "))
+    where = f"{tag}:{path}"
+    out: dict[str, Any] = {}
+    for number in range(start, end):
+        line = lines[number]
+        m = re.match(r"\s+(int|int64_t) v;", line)
+        if m and "integer_bits" not in out:
+            out["integer_bits"] = {"value": 32 if m.group(1) == "int" else 64,
+                                   "source": f"{where}:{number + 1}"}
+        if 'lower == "true"' in line and "true_false_words" not in out:
+            out["true_false_words"] = {"value": True, "source": f"{where}:{number + 1}"}
+        m = re.search(r'"(: )?(Cannot parse [^"\\]*(?:\\"Integer\\"[^"]*)?)"', line)
+        if m and "integer_error" not in out:
+            out["integer_error"] = {"value": m.group(2).replace('\\"', '"').strip(),
+                                    "source": f"{where}:{number + 1}"}
+    if "true_false_words" not in out:
+        out["true_false_words"] = {"value": False,
+                                   "source": f"{where}:{start + 1} (ParseType has no such case)"}
+    return out
 
 
 # ---- one release ----------------------------------------------------------------------------
