@@ -463,44 +463,52 @@ def rules_fingerprint(facts: dict[str, Any]) -> Any:
 
 
 def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """The changes from one release's facts to the next's, one line each."""
+    """The changes from one release's facts to the next's, one line each, with the source line
+    that makes the change (the new release's, or the old one's for what was removed)."""
+    def at(spec: dict[str, Any] | None) -> str:
+        return f" [{spec['source']}]" if spec and spec.get("source") else ""
+
     out: list[str] = []
     ok, nk = old["kinds"], new["kinds"]
-    out += [f"kind {k} added" for k in sorted(set(nk) - set(ok))]
-    out += [f"kind {k} removed" for k in sorted(set(ok) - set(nk))]
+    out += [f"kind {k} added{at(nk[k])}" for k in sorted(set(nk) - set(ok))]
+    out += [f"kind {k} removed (was{at(ok[k])})" for k in sorted(set(ok) - set(nk))]
     for k in sorted(set(ok) & set(nk)):
         a, b = ok[k], nk[k]
         for field in ("device_type", "default_keys"):
             if a[field] != b[field]:
-                out.append(f"kind {k}: {field} {a[field]} -> {b[field]}")
+                out.append(f"kind {k}: {field} {a[field]} -> {b[field]}{at(b)}")
         if a.get("hooks") != b.get("hooks"):
-            out.append(f"kind {k}: hooks {a.get('hooks')} -> {b.get('hooks')}")
+            out.append(f"kind {k}: hooks {a.get('hooks')} -> {b.get('hooks')}{at(b)}")
         for attr in sorted(set(b["attrs"]) - set(a["attrs"])):
             spec = b["attrs"][attr]
             default = f", default {spec['default']!r}" if "default" in spec else ""
-            out.append(f"{k}.{attr} added ({spec['type']}{default})")
+            out.append(f"{k}.{attr} added ({spec['type']}{default}){at(spec)}")
         for attr in sorted(set(a["attrs"]) - set(b["attrs"])):
-            out.append(f"{k}.{attr} removed")
+            out.append(f"{k}.{attr} removed (was{at(a['attrs'][attr])})")
         for attr in sorted(set(a["attrs"]) & set(b["attrs"])):
             x, y = a["attrs"][attr], b["attrs"][attr]
             for field in ("type", "default", "validator"):
                 if x.get(field) != y.get(field):
-                    out.append(f"{k}.{attr}: {field} {x.get(field)!r} -> {y.get(field)!r}")
+                    out.append(f"{k}.{attr}: {field} {x.get(field)!r} -> {y.get(field)!r}{at(y)}")
     ot, nt = old["tags"], new["tags"]
-    out += [f"tag {t} added" for t in sorted(set(nt) - set(ot))]
-    out += [f"tag {t} removed" for t in sorted(set(ot) - set(nt))]
+    out += [f"tag {t} added{at(nt[t])}" for t in sorted(set(nt) - set(ot))]
+    out += [f"tag {t} removed (was{at(ot[t])})" for t in sorted(set(ot) - set(nt))]
     oe, ne = old.get("tag_exports", {}), new.get("tag_exports", {})
     for t in sorted(set(ot) & set(nt)):
         if ot[t]["config"] != nt[t]["config"]:
-            out.append(f"tag {t}: config changed")
+            changed = sorted(k for k in set(ot[t]["config"]) | set(nt[t]["config"])
+                             if ot[t]["config"].get(k) != nt[t]["config"].get(k))
+            out.append(f"tag {t}: config changed ({', '.join(changed)}){at(nt[t])}")
         elif t in oe and t in ne and oe[t] != ne[t]:
-            out.append(f"tag {t}: export changed")
+            changed = sorted(k for k in set(oe[t]) | set(ne[t]) if oe[t].get(k) != ne[t].get(k))
+            out.append(f"tag {t}: export changed ({', '.join(changed)}; same config)")
     for group in ("text", "json"):
         for fact in sorted(set(old.get(group, {})) | set(new.get(group, {}))):
-            x = old.get(group, {}).get(fact, {}).get("value")
-            y = new.get(group, {}).get(fact, {}).get("value")
-            if x != y:
-                out.append(f"{group}.{fact}: {x!r} -> {y!r}")
+            x = old.get(group, {}).get(fact)
+            y = new.get(group, {}).get(fact)
+            if (x or {}).get("value") != (y or {}).get("value"):
+                out.append(f"{group}.{fact}: {(x or {}).get('value')!r} -> "
+                           f"{(y or {}).get('value')!r}{at(y or x)}")
     return out
 
 
