@@ -451,8 +451,10 @@ def cpp_tags_at(tag: str, path: str = "src/target/tag.cc") -> dict[str, Any]:
             mapping = dict(zip(params, args))
             expanded = re.sub(r"\b\w+\b", lambda m: mapping.get(m.group(0), m.group(0)), body)
             expanded = expanded.strip().rstrip(";") + tail
+            # the #if around the macro's definition counts too (0.21: apple-m4 or apple-latest)
+            conditions = source.conditions[define_line - 1] + source.conditions[line - 1]
             register(expanded, f"{source.where}:{line} (macro {macro}, "
-                     f"{source.where}:{define_line})", source.conditions[line - 1])
+                     f"{source.where}:{define_line})", tuple(dict.fromkeys(conditions)))
     return dict(sorted(tags.items()))
 
 

@@ -429,6 +429,12 @@ def generate(releases: list[str]) -> dict[str, dict[str, Any]]:
                   if release in NO_GIT_TAG else
                   f"TVM v{release}.0 source" + (f" and the TVM {release} oracle"
                                                 if release in ORACLES else ""))
+        by_file: dict[str, int] = {}
+        for entry in facts["tags"].values():  # where the tags live: C++ or Python
+            path = entry["source"].split(" ")[0].split(":")[1] if release not in NO_GIT_TAG \
+                else entry["source"].split(":")[1]
+            by_file[path] = by_file.get(path, 0) + 1
+        facts["tags_by_file"] = dict(sorted(by_file.items()))
         out[release] = {"release": release, "dialect": f"tvm-{release}",
                         "source": source + ", by scripts/generate_releases.py",
                         "facts_from": "oracle" if release in ORACLES else "git",
