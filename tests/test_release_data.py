@@ -4,6 +4,7 @@ recorded from the TVM oracles (tests/data/releases/, tests/data/meta_schedule/).
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 import json
 import lzma
 import re
@@ -257,3 +258,37 @@ def test_meta_schedule_database_and_how_later_releases_read_it() -> None:
         assert read["instruction_kinds"]["GetBlock"] is False
         assert read["instruction_kinds"]["GetSBlock"] is True
     assert reads["tvm-0.21"]["instruction_kinds"]["GetBlock"] is True
+
+
+# ---- the generated files are what their scripts make now ------------------------------------
+
+MIRROR = REPO.parent / ".mirror" / "apache+tvm" / "repo"
+
+
+def tvm_mirror() -> Path:
+    import os
+    return Path(os.environ.get("TVM_GIT_DIR", MIRROR))
+
+
+def run_script(*args: str) -> None:
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / args[0]), *args[1:]],
+                          capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_release_notes_are_up_to_date() -> None:
+    if not (tvm_mirror() / "HEAD").exists():
+        pytest.skip("no TVM git mirror ($TVM_GIT_DIR): docs/releases.md lists its commits")
+    run_script("generate_release_notes.py", "--check")
+
+
+@pytest.mark.oracle
+def test_release_facts_are_what_the_sources_and_oracles_say_now() -> None:
+    from conftest import ORACLE_DIR
+    missing = [r for r in ORACLES if not (ORACLE_DIR / "bin" / f"tvm0{r[2:]}-python").exists()]
+    if missing or not (tvm_mirror() / "HEAD").exists():
+        pytest.skip(f"needs the TVM git mirror and the oracles (missing: {missing or 'mirror'})")
+    run_script("generate_releases.py", "--check")
+    run_script("check_releases.py", "--check")
