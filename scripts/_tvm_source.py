@@ -389,6 +389,7 @@ def kinds_at(tag: str) -> tuple[dict[str, Any], list[str]]:
                                      "source": f"{source.where}:{line}"}
             if hooks:
                 entry["hooks"] = hooks
+                entry["hook_code"] = {h: hook_code(tag, fn, path) for h, fn in hooks.items()}
             if source.conditions[line - 1]:
                 entry["condition"] = " && ".join(source.conditions[line - 1])
             if name in kinds:
@@ -528,3 +529,39 @@ def cmake_condition(tag: str, path: str) -> tuple[str | None, str]:
                 where = f"{tag}:{cmake}:{number}"
                 return (" and ".join(stack) or None), where
     return "never (no CMake file names it)", f"{tag}:cmake"
+
+
+def _normalized(text: str) -> str:
+    """C++ without comments, whitespace and namespace qualifiers (refactors that moved code
+    into ``ffi::`` or out of ``support::`` do not count as changes)."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"\b(?:ffi|runtime|tvm|support)::", "", text)
+    return re.sub(r"\s+", "", text)
+
+
+def hook_code(tag: str, hook: str, kind_file: str) -> dict[str, str]:
+    """A fingerprint of a hook's code at ``tag``: for a function of the kind's own file, its
+    body; for the cpu parser / llvm canonicalizer, every file of its directory (it calls into
+    them)."""
+    import hashlib
+    if "::parsers::" in hook or "::canonicalizer::" in hook:
+        directory = "src/target/parsers" if "::parsers::" in hook else "src/target/canonicalizer"
+        done = subprocess.run(["git", "-C", str(TVM_GIT), "ls-tree", "-r", "--name-only",
+                               f"refs/tags/{tag}", directory],
+                              stdout=subprocess.PIPE, text=True, check=True)
+        paths = sorted(done.stdout.split())
+        text = "".join(_normalized(git_show(tag, p)) for p in paths)
+        where = f"{tag}:{directory}/ ({len(paths)} files)"
+    else:
+        name = hook.split("::")[-1]
+        source = git_show(tag, kind_file)
+        m = re.search(r"\n[^\n;]*\b" + re.escape(name) + r"\s*\([^;{]*\)\s*\{", source)
+        if m is None:
+            return {"sha256": "", "of": f"{name}: no definition in {tag}:{kind_file}"}
+        i, depth = m.end(), 1
+        while depth:
+            depth += {"{": 1, "}": -1}.get(source[i], 0)
+            i += 1
+        text = _normalized(source[m.start():i])
+        where = f"{tag}:{kind_file}:{source.count(chr(10), 0, m.start()) + 2} ({name})"
+    return {"sha256": hashlib.sha256(text.encode()).hexdigest()[:16], "of": where}

@@ -60,7 +60,7 @@ python3 scripts/generate_release_notes.py   # this file
 | 0.10–0.20 | those options leave the target (0.10); target parsers (`set_target_parser`); single-quoted values; integers still read as 32-bit `int` (as since 0.7); 0.18 rewords the integer error |
 | 0.21–0.23 | integers read as 64-bit (`int64_t`) |
 | 0.24 | legacy strings removed (apache/tvm 2030db36e4, PR #18785: only a tag, a bare kind name or JSON text); the Python target helpers removed and the tags moved into Python (283fd19683, PR #18793); `Target(dict)` validated by a schema: unknown keys refused, `feature.*` keys kept, `{"tag": ..., <overrides>}` |
-| 0.25–0.26 | `Target.__getattr__` back (`target.arch`); kind `trn`; the CUDA, Metal, Adreno, Hexagon and Trainium tags move into `python/tvm/backend/*/target_tags.py` |
+| 0.25–0.26 | `Target.__getattr__` back (`target.arch`); kind `trn`; the CUDA, Metal, Adreno, Hexagon and Trainium tags move into `python/tvm/backend/*/target_tags.py`; `cuda` without `arch` on a machine whose GPU has compute capability ≥ 9.0 gets `sm_XXa` (`UpdateCUDAAttrs`, v0.25.0:src/backend/cuda/codegen/target_kind.cc) |
 | 0.27 | kind `cuda_host`; `webgpu.max_shared_memory_per_block` |
 
 ## Families
@@ -68,7 +68,10 @@ python3 scripts/generate_release_notes.py   # this file
 Consecutive releases whose facts are all equal (tags and what they export included) form a
 family; `targetlang/_data/releases/families.json` lists them with every difference at each
 boundary. Nearly every release registers a new tag, so most families hold one release.
-Releases that read targets alike but register different tags form a *reader family*:
+Releases that read targets alike but register different tags form a *reader family*.
+The code of the hooks (target parsers, canonicalizers) is fingerprinted too, but a changed
+fingerprint does not split a family: most are refactors. They are listed per release below
+("hook code changed") for review; the oracles' goldens check the releases that have one.
 
 """
 
@@ -143,6 +146,9 @@ def render() -> str:
                          + ", ".join(f"`{t}`" for t in removed))
         if not changes:
             lines.append("- no change in the facts (same family as the previous release)")
+        code = families["hook_code_changes"][f"tvm-{release}"]
+        if code:
+            lines.append("- hook code changed (may be a refactor; review): " + "; ".join(code))
         history = commits(release)
         if history:
             lines.append(f"- commits touching `src/target/target.cc` or "

@@ -317,7 +317,7 @@ def merge_oracle(facts: dict[str, Any], found: dict[str, Any]) -> None:
         old = facts["kinds"].get(name) or facts["optional_kinds"].get(name) or {}
         entry = dict(spec)
         entry["source"] = old.get("source", f"TVM {found['tvm_version']} oracle")
-        for hook in ("hooks",):
+        for hook in ("hooks", "hook_code"):
             if hook in old:
                 entry[hook] = old[hook]
         for attr, attr_spec in entry["attrs"].items():
@@ -397,6 +397,7 @@ def inherit_unreadable(facts: dict[str, Any], previous: dict[str, Any]) -> None:
         note = "as v0.26.0 (0.27 has no git tag in the mirror)"
         if "hooks" in old:
             spec["hooks"] = old["hooks"]
+            spec["hook_code"] = old["hook_code"]
             spec["hooks_source"] = note
         for attr, attr_spec in spec["attrs"].items():
             if old["attrs"].get(attr, {}).get("validator"):
@@ -450,7 +451,7 @@ def fingerprint(facts: dict[str, Any]) -> Any:
         if isinstance(value, dict):
             return {k: clean(v) for k, v in value.items()
                     if k not in ("source", "registered_twice", "tag_exports_from",
-                                 "hooks_source", "validator_source")}
+                                 "hooks_source", "validator_source", "hook_code")}
         if isinstance(value, list):
             return [clean(v) for v in value]
         return value
@@ -485,6 +486,7 @@ def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                 out.append(f"kind {k}: {field} {a[field]} -> {b[field]}{at(b)}")
         if a.get("hooks") != b.get("hooks"):
             out.append(f"kind {k}: hooks {a.get('hooks')} -> {b.get('hooks')}{at(b)}")
+
         for attr in sorted(set(b["attrs"]) - set(a["attrs"])):
             spec = b["attrs"][attr]
             default = f", default {spec['default']!r}" if "default" in spec else ""
@@ -515,6 +517,17 @@ def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
             if (x or {}).get("value") != (y or {}).get("value"):
                 out.append(f"{group}.{fact}: {(x or {}).get('value')!r} -> "
                            f"{(y or {}).get('value')!r}{at(y or x)}")
+    return out
+
+
+def hook_code_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The hooks whose code changed (normalized; refactors that rename types still count)."""
+    out = []
+    for k in sorted(set(old["kinds"]) & set(new["kinds"])):
+        a, b = old["kinds"][k].get("hook_code", {}), new["kinds"][k].get("hook_code", {})
+        for hook, code in sorted(b.items()):
+            if hook in a and a[hook]["sha256"] != code["sha256"]:
+                out.append(f"kind {k}: {new['kinds'][k]['hooks'][hook]} [{code['of']}]")
     return out
 
 
@@ -570,6 +583,13 @@ def families(all_facts: dict[str, dict[str, Any]]) -> dict[str, Any]:
                  for g in eras],
         "eras_source": "consecutive releases with the same text and JSON rules (text.*, json.*)",
         "changes": {f"tvm-{r}": c for r, c in changes.items()},
+        "hook_code_changes": {
+            f"tvm-{r}": hook_code_changes(all_facts[p], all_facts[r])
+            for p, r in zip(RELEASES, RELEASES[1:])},
+        "hook_code_changes_source": "hooks whose code (comments, whitespace and namespace "
+                                    "qualifiers aside) differs from the previous release's; "
+                                    "not part of the families: many are refactors, review them "
+                                    "(the goldens of 0.19/0.21/0.25/0.26/0.27 are the check)",
     }
 
 

@@ -102,7 +102,7 @@ def without_citations(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: without_citations(v) for k, v in value.items()
                 if k not in ("source", "registered_twice", "tag_exports_from", "hooks_source",
-                             "validator_source")}
+                             "validator_source", "hook_code")}
     if isinstance(value, list):
         return [without_citations(v) for v in value]
     return value
