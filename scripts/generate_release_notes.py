@@ -119,6 +119,7 @@ def render() -> str:
     lines.append("")
     lines.append(MS_NOTES)
     lines.append(golden_notes())
+    lines.append(helper_notes())
     lines.append("## Release by release\n")
     lines.append("Each change cites the line that makes it (for a removal, the line where the "
                  "previous release had it). Tag additions are listed by name; their configs and "
@@ -157,6 +158,32 @@ def render() -> str:
                                      .replace("|", "\\|") for h in history))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def helper_notes() -> str:
+    """The Python target helpers 0.24 removed, with their 0.21 signatures."""
+    data = load("python-helpers.json")
+    out = ["## Python target helpers\n",
+           "`targetlang/_data/releases/python-helpers.json` lists the public functions of "
+           "`python/tvm/target/target.py` in every release (`scripts/generate_python_helpers.py`)"
+           " and their signatures just before apache/tvm "
+           f"{data['at_removal']['commit'][:10]} (PR #18793) removed them in 0.24. "
+           "0.25 brought back attribute reads (`target.arch`) through `Target.__getattr__`; "
+           "0.24 has neither.\n",
+           "| helper | releases | signature in 0.21 | removed in |", "|---|---|---|---|"]
+    for name, entry in data["helpers"].items():
+        spec = data["by_release"]["tvm-0.21"].get(name)
+        if spec is None:
+            signature = "(not in 0.21)"
+        else:
+            params = ", ".join(p["name"] + (f"={p['default']!r}" if "default" in p else "")
+                               for p in spec["parameters"])
+            signature = f"`{name}({params})` (line {spec['source'].rsplit(':', 1)[1]})"
+        first, last = entry["releases"][0][4:], entry["releases"][-1][4:]
+        lines = f"{first}–{last}"
+        out.append(f"| `{name}` | {lines} | {signature} | {entry['removed_in'][4:]} |")
+    out.append("")
+    return "\n".join(out)
 
 
 def golden_notes() -> str:

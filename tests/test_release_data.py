@@ -292,3 +292,20 @@ def test_release_facts_are_what_the_sources_and_oracles_say_now() -> None:
         pytest.skip(f"needs the TVM git mirror and the oracles (missing: {missing or 'mirror'})")
     run_script("generate_releases.py", "--check")
     run_script("check_releases.py", "--check")
+
+
+def test_python_helpers_removed_in_0_24_are_those_0_21_exported() -> None:
+    data = json.loads((FACTS / "python-helpers.json").read_text(encoding="utf-8"))
+    at_021 = data["by_release"]["tvm-0.21"]
+    removed = {n for n, e in data["helpers"].items() if e["removed_in"] == "tvm-0.24"}
+    assert removed == set(at_021) == set(data["at_removal"]["before"])
+    assert {"cuda", "rocm", "mali", "arm_cpu", "hexagon", "adreno", "riscv_cpu"} <= removed
+    for name, entry in at_021.items():
+        assert re.match(r"v0\.21\.0:python/tvm/target/target\.py:\d+$", entry["source"]), name
+    assert data["by_release"]["tvm-0.24"] == {} and data["by_release"]["tvm-0.26"] == {}
+
+
+def test_python_helper_facts_are_up_to_date() -> None:
+    if not (tvm_mirror() / "HEAD").exists():
+        pytest.skip("no TVM git mirror ($TVM_GIT_DIR)")
+    run_script("generate_python_helpers.py", "--check")
