@@ -90,6 +90,14 @@ SYNTAX: list[tuple[str, str, Any, list[tuple[str, str, str, str]]]] = [
      [("0.7", "0.23", "src/target/target.cc", ": Cannot recognize")]),
     ("text", "libs_mkldnn_becomes_dnnl", True,
      [("0.9", "0.23", "python/tvm/target/target.py", 'target = target.replace("mkldnn", "dnnl")')]),
+    # Given keys: the kind's default keys are appended all the same (0.7-0.9), or only when
+    # no keys are given (0.10 on).
+    ("text", "default_keys_with_given_keys", True,
+     [("0.7", "0.9", "src/target/target.cc", "    // add default keys")]),
+    ("text", "default_keys_with_given_keys", False,
+     [("0.10", "0.23", "src/target/target.cc", "if (!has_user_keys) {")]),
+    ("json", "default_keys_with_given_keys", False,
+     [("0.24", "0.26", "src/target/target.cc", "if (!has_keys) {")]),
     ("json", "tag_with_overrides", True,
      [("0.24", "0.26", "src/target/target.cc",
        'If "tag" is present without "kind", look up the tag config and merge overrides')]),
@@ -248,9 +256,16 @@ def transcribe_tags(release: str) -> dict[str, Any]:
 def syntax_facts(release: str) -> dict[str, dict[str, Any]]:
     facts: dict[str, dict[str, Any]] = {"text": {}, "json": {}}
     if release == "0.6":
-        return {"text": {"legacy_strings": {"value": True, "source": "tvm-0.6: see kinds"},
-                         "tag_names": {"value": False, "source": "v0.6.0 had no tag registry"}},
-                "json": {}}
+        build = "src/codegen/build_module.cc"
+        text = src.git_show("v0.6.0", build)
+        return {"text": {
+            "legacy_strings": {"value": True, "source": src.cite(
+                f"v0.6.0:{build}", text, "Target CreateTarget(const std::string& target_name,")},
+            "tag_names": {"value": False, "source": "v0.6.0 had no tag registry"},
+            # CreateTarget appends the kind's keys after those of -keys= and -device=
+            "default_keys_with_given_keys": {"value": True, "source": src.cite(
+                f"v0.6.0:{build}", text, 't->keys_array.push_back(ir::StringImm::make("cpu"));')},
+        }, "json": {}}
     tag = git_tag(release) if release not in NO_GIT_TAG else git_tag("0.26")
     for group, fact, value, eras in SYNTAX:
         for first, last, path, needle in eras:
