@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import os
 import re
 import subprocess
@@ -183,7 +184,8 @@ class Reader:
     def template(self) -> str:
         """``<...>`` (balanced), returned without the outer brackets."""
         self.take("<")
-        depth, parts = 1, []
+        depth = 1
+        parts: list[str] = []
         while True:
             tok = self.take()
             depth += {"<": 1, ">": -1}.get(tok, 0)
@@ -437,7 +439,8 @@ def cpp_tags_at(tag: str, path: str = "src/target/tag.cc") -> dict[str, Any]:
             reader.take(macro)
             reader.take("(")
             args: list[str] = []
-            depth, current = 0, []
+            depth = 0
+            current: list[str] = []
             while True:
                 tok = reader.take()
                 if depth == 0 and tok in (",", ")"):
@@ -543,7 +546,6 @@ def hook_code(tag: str, hook: str, kind_file: str) -> dict[str, str]:
     """A fingerprint of a hook's code at ``tag``: for a function of the kind's own file, its
     body; for the cpu parser / llvm canonicalizer, every file of its directory (it calls into
     them)."""
-    import hashlib
     if "::parsers::" in hook or "::canonicalizer::" in hook:
         directory = "src/target/parsers" if "::parsers::" in hook else "src/target/canonicalizer"
         done = subprocess.run(["git", "-C", str(TVM_GIT), "ls-tree", "-r", "--name-only",

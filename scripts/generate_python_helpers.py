@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -68,10 +69,10 @@ def exported(tag: str) -> set[str]:
 
 def show(rev: str, path: str) -> str:
     """A file at a tag (``v0.N.0``) or a commit."""
-    import subprocess
     ref = f"refs/tags/{rev}" if rev.startswith("v") else rev
-    return subprocess.run(["git", "-C", str(src.TVM_GIT), "show", f"{ref}:{path}"],
-                          check=True, stdout=subprocess.PIPE, text=True).stdout
+    done = subprocess.run(["git", "-C", str(src.TVM_GIT), "show", f"{ref}:{path}"],
+                          check=True, stdout=subprocess.PIPE, text=True)
+    return done.stdout
 
 
 def helpers_at(release: str, rev: str | None = None) -> dict[str, Any]:

@@ -13,7 +13,11 @@ there is no TVM git mirror).
 from __future__ import annotations
 
 import argparse
+import collections
 import json
+import lzma
+import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -78,7 +82,6 @@ fingerprint does not split a family: most are refactors. They are listed per rel
 
 def uncited(change: str) -> str:
     """A change line without its source citation."""
-    import re
     return re.sub(r" \(was \[[^\]]*\]\)| \[[^\]]*\]$", "", change)
 
 
@@ -90,7 +93,6 @@ def commits(release: str) -> list[str]:
     if release == "0.6" or release == "0.27" or not (src.TVM_GIT / "HEAD").exists():
         return []
     previous = f"v0.{int(release.split('.')[1]) - 1}.0"
-    import subprocess
     done = subprocess.run(["git", "-C", str(src.TVM_GIT), "log", "--format=%h %s",
                            f"refs/tags/{previous}..refs/tags/v{release}.0", "--",
                            "src/target/target.cc", "python/tvm/target/target.py"],
@@ -188,8 +190,6 @@ def helper_notes() -> str:
 
 def golden_notes() -> str:
     """How the oracles' answers compare, release against release (from the goldens)."""
-    import collections
-    import lzma
     data = REPO / "tests" / "data"
 
     def xz(path: Path) -> list[Any]:

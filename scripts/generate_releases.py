@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -201,7 +202,6 @@ def device_enum(release: str) -> dict[str, int]:
     path = "include/tvm/runtime/c_runtime_api.h"
     tag = git_tag(release)
     if src.git_has(tag, path):
-        import re
         for name, value in re.findall(r"\b(k\w+) = (\d+)", src.git_show(tag, path)):
             if name.startswith(("kDL", "kOpenGL")) and name != "kDLDevice":
                 enum[name] = int(value)
@@ -282,7 +282,6 @@ def syntax_facts(release: str) -> dict[str, dict[str, Any]]:
 def text_value_parsing(tag: str) -> dict[str, Any]:
     """How ``TargetInternal::ParseType`` reads an int or bool option value from text: the C++
     type it reads into (its range), whether ``true``/``false`` are taken, the error wording."""
-    import re
     path = "src/target/target.cc"
     lines = src.git_show(tag, path).splitlines()
     start = next(i for i, line in enumerate(lines)

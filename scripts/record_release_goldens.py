@@ -135,19 +135,19 @@ def record_legacy(release: str, check: bool) -> int:
 # ---- dicts (0.19 ... 0.27) ------------------------------------------------------------------
 
 # A value of each attribute type that TVM takes, and values of the wrong type.
-GOOD = {"int": 7, "bool": True, "str": "x", "array<str>": ["a"], "target": "llvm",
+GOOD: dict[str, Any] = {"int": 7, "bool": True, "str": "x", "array<str>": ["a"], "target": "llvm",
         "array<target>": ["llvm"]}
-WRONG = {"int": ["7", True, 1.5, [7]], "bool": [1, "true"], "str": [7, ["x"], True],
+WRONG: dict[str, list[Any]] = {"int": ["7", True, 1.5, [7]], "bool": [1, "true"], "str": [7, ["x"], True],
          "array<str>": ["a", [1]], "target": [7, ["llvm"]], "array<target>": ["llvm", 7]}
-OVERRIDES = {"cuda": {"max_num_threads": 512, "arch": "sm_87"},
+OVERRIDES: dict[str, dict[str, Any]] = {"cuda": {"max_num_threads": 512, "arch": "sm_87"},
              "llvm": {"num-cores": 2, "mcpu": "cortex-a55"},
              "metal": {"max_num_threads": 512}, "opencl": {"device": "adreno"},
              "vulkan": {"max_num_threads": 128}, "rocm": {"mcpu": "gfx90a"},
              "hexagon": {"mcpu": "hexagonv69"}, "webgpu": {"max_num_threads": 128}}
 
 
-def type_of(type_key: str, probe: Any = None) -> str:
-    """The attribute type behind an introspect.py type key (array element types by probe)."""
+def type_of(type_key: str) -> str:
+    """The attribute type behind an introspect.py type key (an untyped array: of strings)."""
     plain = {"int": "int", "runtime.BoxInt": "int", "bool": "bool", "runtime.BoxBool": "bool",
              "str": "str", "ffi.String": "str", "runtime.String": "str",
              "target.Target": "target", "Target": "target", "Array<str>": "array<str>",
