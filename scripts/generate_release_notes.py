@@ -60,7 +60,7 @@ python3 scripts/generate_release_notes.py   # this file
 |---|---|
 | 0.6 | a kind name and `-key=value` words, kept as a list (no attribute schema); `-target=` is LLVM's `-mtriple=`; no tags |
 | 0.7 | the first kind registry (`src/target/target_kind.cc`): typed attributes, tags, JSON text; `true`/`false` not yet read as booleans; the kind's default keys are appended to given `-keys` (as in 0.6, until 0.9) |
-| 0.8–0.9 | besides 0.7's `-system-lib` and `-runtime`, `-executor`, `-link-params`, `-interface-api`, `-unpacked-api` are attributes of `llvm`/`c`; `true`/`false` read as 1/0; the CUDA tags of `src/target/tag.cc`; 0.9 rewrites `-libs=mkldnn` to `dnnl` |
+| 0.8–0.9 | besides 0.7's `-system-lib` (every kind) and `-runtime` (`llvm`, `c`), `-link-params`, `-interface-api`, `-unpacked-api` are attributes of `llvm` and `c` (`-link-params` of `hexagon` too), `-executor` of `c` only; `true`/`false` read as 1/0; the CUDA tags of `src/target/tag.cc`; 0.9 rewrites `-libs=mkldnn` to `dnnl` |
 | 0.10–0.20 | those options leave the target (0.10); default keys only when no keys are given; target parsers (`set_target_parser`); single-quoted values; integers still read as 32-bit `int` (as since 0.7); 0.18 rewords the integer error |
 | 0.21–0.23 | integers read as 64-bit (`int64_t`) |
 | 0.24 | legacy strings removed (apache/tvm 2030db36e4, PR #18785: only a tag, a bare kind name or JSON text); the Python target helpers removed and the tags moved into Python (283fd19683, PR #18793); `Target(dict)` validated by a schema: unknown keys refused, `feature.*` keys kept, `{"tag": ..., <overrides>}` |
