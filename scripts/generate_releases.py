@@ -108,6 +108,12 @@ SYNTAX: list[tuple[str, str, Any, list[tuple[str, str, str, str]]]] = [
      [("0.24", "0.26", "include/tvm/ir/config_schema.h", "Unknown config option '")]),
     ("json", "wrong_type_error", "expected type",
      [("0.24", "0.26", "include/tvm/ir/config_schema.h", "': expected type '")]),
+    # Which JSON values an attribute of each type takes: tvm-ffi's try_cast (a bool is an int,
+    # an int a bool; no float, no null, no string for a number); the goldens of 0.25-0.27 agree.
+    ("json", "value_casts", {"int": ["int", "bool"], "bool": ["bool", "int"], "str": ["str"],
+                             "array<str>": ["array of str"], "target": ["str", "object"],
+                             "array<target>": ["array of str or object"]},
+     [("0.24", "0.26", "include/tvm/ir/config_schema.h", "auto opt = val.try_cast<T>();")]),
     ("json", "bare_kind_name", True,
      [("0.24", "0.26", "src/target/target.cc", "Treat as bare kind name")]),
     ("json", "target_getattr", True,

@@ -309,3 +309,39 @@ def test_python_helper_facts_are_up_to_date() -> None:
     if not (tvm_mirror() / "HEAD").exists():
         pytest.skip("no TVM git mirror ($TVM_GIT_DIR)")
     run_script("generate_python_helpers.py", "--check")
+
+
+def json_kind(value: Any) -> str:
+    """A JSON value's kind, in the words of ``json.value_casts``."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):
+            return "array of str"
+        return "array of other"
+    return {int: "int", str: "str", dict: "object", float: "float"}.get(type(value), "null")
+
+
+@pytest.mark.parametrize("release", JSON_ONLY_ORACLES)
+def test_json_releases_cast_values_as_the_facts_say(release: str) -> None:
+    data = facts(release)
+    casts = data["json"]["value_casts"]["value"]
+    checked = 0
+    for case, answer in answers(release):
+        if case["category"] not in ("attr", "attr-wrong-type"):
+            continue
+        config = case["input"]
+        kind = data["kinds"].get(config["kind"])
+        (attr,) = [k for k in config if k != "kind"]
+        if kind is None or attr not in kind["attrs"] or attr in STRUCTURAL:
+            continue
+        spec = kind["attrs"][attr]
+        if spec["type"] not in ("int", "bool", "str", "array<str>"):
+            continue
+        checked += 1
+        if json_kind(config[attr]) in casts[spec["type"]]:
+            # taken; only a canonicalizer or validator may still refuse the value
+            assert answer["ok"] or "expected type" not in answer["error"], config
+        else:
+            assert not answer["ok"] and "expected type" in answer["error"], config
+    assert checked > 700
