@@ -50,7 +50,7 @@ def _arch(args: argparse.Namespace, io: Io) -> int:
     from .architecture import Architecture
 
     if args.file == "-":
-        text = io.stdin.read()
+        text = io.read_all()
     else:
         try:
             with open(args.file, encoding="utf-8") as handle:
@@ -58,6 +58,9 @@ def _arch(args: argparse.Namespace, io: Io) -> int:
         except OSError as error:
             io.error(f"cannot read {args.file}: {error.strerror}")
             return EXIT_USAGE
+        except UnicodeDecodeError:
+            io.error(f"cannot read {args.file}: not UTF-8 text")
+            return EXIT_INVALID
     try:
         arch = Architecture.from_json(text, dialect=args.dialect)
     except TargetError as error:

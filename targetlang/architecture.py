@@ -33,8 +33,8 @@ from typing import Any, Union
 
 from ._schema import DIALECTS
 from .components import Component, component, read_properties
-from .config import CompilationConfig, _at, _check_members, _join, _type_name
-from .errors import ConfigError, TargetError
+from .config import CompilationConfig, _at, _check_members, _join
+from .errors import ConfigError, TargetError, type_name
 from .target import DEFAULT_DIALECT, Target, from_json, parse
 from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError, _can_host
 
@@ -64,7 +64,7 @@ def _read_target(value: object, dialect: str, path: str) -> Target:
             return from_json(value, dialect=dialect)
     except TargetError as error:
         raise _as_config_error(_at(error, path)) from None
-    raise ConfigError(f"a target is target text or a TargetJSON object, not {_type_name(value)}",
+    raise ConfigError(f"a target is target text or a TargetJSON object, not {type_name(value)}",
                       path=path)
 
 
@@ -77,7 +77,7 @@ def _as_config_error(error: TargetError) -> ConfigError:
 
 def _lookup(name: object, dialect: str, path: str) -> Component:
     if not isinstance(name, str) or not name:
-        raise ConfigError(f"a component's name is a non-empty string, not {_type_name(name)}",
+        raise ConfigError(f"a component's name is a non-empty string, not {type_name(name)}",
                           path=path)
     try:
         return component(name, dialect=dialect)
@@ -124,7 +124,7 @@ def _read_entry_parts(value: object, dialect: str, path: str) -> tuple[str | Non
         return _label(label, _join(path, 2)), entry
     if not isinstance(value, Mapping):
         raise ConfigError(f"a component is a Component, a name, (component, properties) or an "
-                          f"object, not {_type_name(value)}", path=path)
+                          f"object, not {type_name(value)}", path=path)
     _check_members(value, _ENTRY_MEMBERS, path, "component")
     own = value.get("dialect", dialect)
     if not isinstance(own, str) or own not in DIALECTS:
@@ -146,7 +146,7 @@ def _label(value: object, path: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value:
-        raise ConfigError(f"a label is a non-empty string, not {_type_name(value)}", path=path)
+        raise ConfigError(f"a label is a non-empty string, not {type_name(value)}", path=path)
     return value
 
 
@@ -162,7 +162,7 @@ def _read_connection(value: object, path: str) -> tuple[tuple[object, str], tupl
     if isinstance(value, (list, tuple)) and len(value) == 3:
         return tuple((item, _join(path, i)) for i, item in enumerate(value))  # type: ignore[return-value]
     raise ConfigError(f"a connection is [source, destination, direction], not "
-                      f"{_type_name(value)}", path=path)
+                      f"{type_name(value)}", path=path)
 
 
 # ---- the value ---------------------------------------------------------------------------------
@@ -214,7 +214,7 @@ class Architecture:
         self._labels = tuple(labels)
         self._components = tuple(entries)
         if not isinstance(connections, (list, tuple)):
-            raise ConfigError(f"connections are an array, not {_type_name(connections)}",
+            raise ConfigError(f"connections are an array, not {type_name(connections)}",
                               path="connections")
         links: list[tuple[int, int, str]] = []
         for index, value in enumerate(connections):
@@ -242,7 +242,7 @@ class Architecture:
     def _resolve(self, ref: object, path: str) -> int:
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
             raise ConfigError(f"a component is named by its index or its label, not "
-                              f"{_type_name(ref)}", path=path)
+                              f"{type_name(ref)}", path=path)
         if isinstance(ref, int):
             if not 0 <= ref < len(self._components):
                 raise ConfigError(f"no component {ref}: there are {len(self._components)}",
@@ -262,7 +262,7 @@ class Architecture:
     def _read_config(self, config: object) -> dict[str, Any]:
         """The config member, checked: it reads as a configuration whose hosts reach."""
         if not isinstance(config, Mapping):
-            raise ConfigError(f"config is an object, not {_type_name(config)}", path="config")
+            raise ConfigError(f"config is an object, not {type_name(config)}", path="config")
         canonical = json.loads(json.dumps(config))
         refs: dict[str, int] = {}
         document = self._substitute(canonical, refs)
@@ -573,7 +573,7 @@ class Architecture:
                 raise ConfigError(f"not JSON: {getattr(error, 'msg', error)}", source=text,
                                   offset=getattr(error, "pos", None)) from None
         if not isinstance(obj, Mapping):
-            raise ConfigError(f"an architecture is a JSON object, not {_type_name(obj)}")
+            raise ConfigError(f"an architecture is a JSON object, not {type_name(obj)}")
         _check_members(obj, _MEMBERS, "", "architecture")
         dialect = obj.get("dialect", dialect)
         if not isinstance(dialect, str) or dialect not in DIALECTS:

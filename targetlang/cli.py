@@ -144,6 +144,12 @@ class Io:
         for number, line in enumerate(self.stdin, 1):
             yield number, line[:-1] if line.endswith("\n") else line
 
+    def read_all(self) -> str:
+        """All of standard input, as one text."""
+        if self.stdin is None:  # started with standard input closed (`<&-`)
+            raise OSError(errno.EBADF, "closed", "standard input")
+        return self.stdin.read()
+
     def batch(self, args: argparse.Namespace) -> bool:
         """Whether the inputs are a batch: standard input, or more than one TARGET."""
         return len(getattr(args, "targets", None) or ()) != 1
