@@ -57,7 +57,7 @@ print(json.dumps(out))
 
 
 def corpora() -> dict[str, list[str]]:
-    tophub = [line for line in (SHARED / "corpora" / "tophub-targets.txt")
+    tophub = [line for line in (REPO / "tests" / "data" / "tophub" / "tophub-targets.txt")
               .read_text(encoding="utf-8").splitlines() if line]
     simple = ["cuda", "cuda -arch=sm_80", "cuda -arch=sm_86 -libs=cudnn,cublas",
               "cuda -model=v100 -arch=sm_70", "opencl", "opencl -device=mali",

@@ -1,6 +1,6 @@
 """A streaming client of the TVM 0.21 oracle, and the comparison of its answers with ours.
 
-It drives ``../shared/oracle/query.py``'s worker (one case in, one JSON line out) so that
+It drives the oracle's ``query.py`` worker (docs/oracle.md) (one case in, one JSON line out) so that
 Hypothesis can ask about one input at a time; a case that crashes or hangs the worker is
 answered as TVM's failure and the worker is restarted.
 """
@@ -21,7 +21,9 @@ REPO = Path(__file__).resolve().parent.parent
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR",
                                  Path.home() / ".cache" / "targetlang-oracle"))
 TVM021 = ORACLE_DIR / "bin" / "tvm021-python"
-QUERY = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared")) / "oracle" / "query.py"
+QUERY = next((q for q in (ORACLE_DIR / "query.py", Path(os.environ.get(
+    "TARGETLANG_SHARED_DIR", REPO.parent / "shared")) / "oracle" / "query.py") if q.is_file()),
+    ORACLE_DIR / "query.py")
 ENVIRONMENT = tl.Environment.no_gpu()
 
 

@@ -235,10 +235,10 @@ def random_target(rng: random.Random) -> str:
     return " ".join(words)
 
 
-def ask_query(texts: Sequence[str], shared: Path) -> list[dict[str, Any]]:
-    """TVM's answers for target texts, through shared/oracle/query.py."""
+def ask_query(texts: Sequence[str], query: Path) -> list[dict[str, Any]]:
+    """TVM's answers for target texts, through the oracle's query.py."""
     with tempfile.TemporaryFile("w+") as errors:
-        done = subprocess.run([str(ORACLE_PYTHON), str(shared / "oracle" / "query.py"),
+        done = subprocess.run([str(ORACLE_PYTHON), str(query),
                                "--timeout", "30"], input="\n".join(texts) + "\n",
                               stdout=subprocess.PIPE, stderr=errors, text=True, check=True)
     records = [json.loads(line) for line in done.stdout.splitlines()]
@@ -260,9 +260,9 @@ def compare_target(text: str, rec: Mapping[str, Any]) -> str | None:
     return None
 
 
-def check_targets(rng: random.Random, count: int, shared: Path) -> tuple[int, list[str], int]:
+def check_targets(rng: random.Random, count: int, query: Path) -> tuple[int, list[str], int]:
     cases = list(dict.fromkeys(random_target(rng) for _ in range(count)))
-    records = ask_query(cases, shared)
+    records = ask_query(cases, query)
     bad = [p for p in (compare_target(t, r) for t, r in zip(cases, records)) if p is not None]
     crashes = sum(r["error_type"] == "Crash" for r in records)
     return len(cases), bad, crashes
@@ -274,8 +274,9 @@ def main() -> int:
     ap.add_argument("--triples", type=int, default=20000, help="random architecture names")
     ap.add_argument("--sets", type=int, default=20000, help="random (triple, CPU, -mattr)")
     ap.add_argument("--targets", type=int, default=5000, help="random target strings")
-    ap.add_argument("--shared-dir", type=Path,
-                    default=Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared")))
+    ap.add_argument("--query", type=Path, help="the oracle's query.py",
+                    default=Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
+                    / "oracle" / "query.py")
     ap.add_argument("--report", type=Path, help="write counts and disagreements as JSON")
     args = ap.parse_args()
     if not ORACLE_PYTHON.exists():
@@ -284,7 +285,7 @@ def main() -> int:
     failed = False
     checks = (("triples", lambda rng: check_triples(rng, args.triples)),
               ("feature sets", lambda rng: check_sets(rng, args.sets)),
-              ("targets", lambda rng: check_targets(rng, args.targets, args.shared_dir)))
+              ("targets", lambda rng: check_targets(rng, args.targets, args.query)))
     for name, run in checks:
         if not getattr(args, name.split()[-1]):
             continue

@@ -5,7 +5,8 @@
     >>> t.attrs["arch"], t.keys
     ('sm_80', ('cuda', 'gpu'))
 
-See ``../shared/API.md`` (the public contract) and README.md.
+README.md is the reference of the public API and the command line; docs/guide.md tells the
+whole story.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
         migrate_config,
     )
     from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
+    from .architecture import Architecture
+    from .components import Component, component
 
 # The configuration layer, the linter and tvmc's syntax load on first use, so that
 # `import targetlang` stays as cheap as reading targets needs (PEP 562).
@@ -47,6 +50,7 @@ _LAZY = {
     "CompilationConfig": "config", "Executor": "backends", "Runtime": "backends",
     "DeviceOnlyView": "views", "DeviceWithHostView": "views", "PackagedView": "views",
     "ViewError": "views", "presets": "presets",
+    "Architecture": "architecture", "Component": "components", "component": "components",
     "lint": "_lint", "LintWarning": "_lint",
     "parse_tvmc": "tvmc", "TvmcTarget": "tvmc", "tvmc": "tvmc",
     "detect_dialect": "migration", "migrate": "migration", "migrate_config": "migration",
@@ -56,8 +60,10 @@ _LAZY = {
 __version__ = "0.1.0"
 
 __all__ = [
+    "Architecture",
     "AttributeTypeError",
     "CompilationConfig",
+    "Component",
     "ConfigError",
     "DeviceOnlyView",
     "DeviceWithHostView",
@@ -79,6 +85,7 @@ __all__ = [
     "UnknownKindError",
     "ViewError",
     "__version__",
+    "component",
     "detect_dialect",
     "dialects",
     "from_json",

@@ -22,6 +22,7 @@ target for the architecture, or an object format at odds with the OS), TVM dies:
 
 from __future__ import annotations
 
+from ._memo import bounded_memo
 from ._resources import data_text
 
 import functools
@@ -192,7 +193,7 @@ def canonical_subarch(arch: bytes) -> bytes:
     return rest
 
 
-@functools.lru_cache(maxsize=1024)  # pure in the triple; triples repeat (tuning logs)
+@bounded_memo(maxsize=1024)  # pure in the triple; triples repeat (tuning logs)
 def arm_triple(mtriple: str) -> ArmTriple | None:
     """The LLVM target of a triple starting with ``arm`` or ``aarch64``; None if LLVM has none.
 
@@ -267,7 +268,7 @@ def _format_class(name: bytes) -> FormatClass | None:
     return None if found is None else found[1]
 
 
-@functools.lru_cache(maxsize=1024)
+@bounded_memo(maxsize=1024)
 def triple_problem(mtriple: str) -> str | None:
     """Why TVM 0.21 dies on an Arm triple (None when LLVM builds a target machine for it)."""
     triple = arm_triple(mtriple)
@@ -339,7 +340,7 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str]) -> f
     return frozenset(bits)
 
 
-@functools.lru_cache(maxsize=1024)  # pure; the same triple/CPU/attributes recur across targets
+@bounded_memo(maxsize=1024)  # pure; the same triple/CPU/attributes recur across targets
 def aprofile_features(mtriple: str, triple: ArmTriple, mcpu: str | None,
                       mattr: tuple[str, ...]) -> dict[str, bool]:
     """TVM 0.21's A-profile features (``is_aarch64`` looks at the text, as TVM does).

@@ -24,6 +24,9 @@ from .cli import (
     add_environment,
     add_json,
     add_targets,
+    error_json,
+    error_object,
+    quote_hint,
     run_each,
 )
 from .errors import TargetError, UnknownKindError
@@ -138,25 +141,38 @@ def _dump(value: Any, indent: int | None) -> str:
     return json.dumps(value, indent=indent, ensure_ascii=False)
 
 
+def _print_error_json(io: Io, indent: int | None) -> Any:
+    """What a batch prints for a failed input: the one convention of every JSON command."""
+    return lambda number, text, err: io.out(_dump(error_json(err, number, text), indent))
+
+
 def _parse(args: argparse.Namespace, io: Io) -> int:
     indent = None if args.compact or not args.targets else 2
-    return run_each(args, io, lambda text: io.out(_dump(_read(args, io, text).to_json(), indent)))
+    return run_each(args, io, lambda text: io.out(_dump(_read(args, io, text).to_json(), indent)),
+                    _print_error_json(io, indent))
 
 
 def _format(args: argparse.Namespace, io: Io) -> int:
-    return run_each(args, io, lambda text: io.out(_read(args, io, text).to_string(args.style)))
+    batch = io.batch(args)
 
+    def show(text: str) -> None:
+        written = _read(args, io, text).to_string(args.style)
+        if batch and ("\n" in written or "\r" in written):
+            # One line of output per input: a text with a line break inside cannot be one.
+            raise TargetError("its text holds a line break, which one line of output cannot "
+                              "show; `targetlang parse` prints it as JSON")
+        io.out(written)
 
-def _error_json(err: TargetError) -> dict[str, Any]:
-    return {"type": type(err).__name__, "message": err.message, "offset": err.offset,
-            "path": err.path}
+    # A failed line prints an empty line: no target is written as an empty text.
+    return run_each(args, io, show, lambda number, text, err: io.out(""))
 
 
 def _check(args: argparse.Namespace, io: Io) -> int:
     from ._lint import lint
 
     status = EXIT_OK
-    for text in io.inputs(args):
+    batch = io.batch(args)
+    for number, text in io.numbered(args):
         error = None
         warnings = []
         try:
@@ -170,14 +186,15 @@ def _check(args: argparse.Namespace, io: Io) -> int:
             status = EXIT_INVALID
         if args.json:
             io.out(_dump({"input": text, "valid": error is None,
-                          "error": None if error is None else _error_json(error),
+                          "error": None if error is None else error_object(error),
                           "warnings": [{"code": w.code, "message": w.message, "offset": w.offset,
                                         "path": w.path} for w in warnings]}, None))
             continue
+        where = (number, text) if batch else None
         if error is not None:
-            io.error(error)
+            io.error(error, where)
         for warning in warnings:
-            io.warning(warning)
+            io.warning(warning, where)
     return status
 
 
@@ -199,21 +216,25 @@ def _explain(args: argparse.Namespace, io: Io) -> int:
         first = False
         io.out(render(tree, lambda part, style: io.paint(part, style)))
 
-    return run_each(args, io, show)
+    return run_each(args, io, show,
+                    _print_error_json(io, 2 if args.targets else None) if args.json else None)
 
 
 def _diff(args: argparse.Namespace, io: Io) -> int:
     from ._diff import diff, render
 
-    texts = list(io.inputs(args))
-    if len(texts) != 2:
-        io.error(f"diff compares two targets, not {len(texts)}")
+    inputs = list(io.numbered(args))
+    if len(inputs) != 2:
+        io.error(f"diff compares two targets, not {len(inputs)}")
         return EXIT_USAGE
-    try:
-        a, b = (_read(args, io, text) for text in texts)
-    except TargetError as err:
-        io.error(err)
-        return EXIT_INVALID
+    read = []
+    for number, text in inputs:
+        try:
+            read.append(_read(args, io, text))
+        except TargetError as err:
+            io.error(err, (number, text))  # which of the two
+            return EXIT_INVALID
+    a, b = read
     changes = diff(a, b)
     if args.json:
         io.out(_dump([c.to_json(args.origins) for c in changes], 2))
@@ -358,6 +379,9 @@ def _tvmc(args: argparse.Namespace, io: Io) -> int:
         if not word.startswith("--target-") or "=" not in word:
             io.error(f"unrecognized argument {word!r}: per-kind options are written "
                      "--target-KIND-OPTION=VALUE")
+            hint = quote_hint(["tvmc", *args.targets, *args.extra])
+            if hint is not None:
+                io.stderr.write(f"hint: {hint}\n")
             return EXIT_USAGE
     try:
         _, options = parse_tvmc_args(args.extra, dialect=args.dialect)
@@ -373,4 +397,4 @@ def _tvmc(args: argparse.Namespace, io: Io) -> int:
                             environment=io.environment(args))
         io.out(_dump(result.to_json(), indent))
 
-    return run_each(args, io, show)
+    return run_each(args, io, show, _print_error_json(io, indent))

@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
-import sys
-import tempfile
+import stat
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -29,8 +30,13 @@ examples:
   targetlang migrate --py tutorial.py            # a unified diff
   targetlang migrate --py --write src/*.py       # rewrite in place
 
+With several targets (standard input, or more than one TARGET), a target that fails prints
+{"line": N, "input": ..., "error": {...}} in place of its JSON, and its error and
+warnings on standard error name its line.
+
 exit codes: 0 success (places not rewritten are reported on standard error), 1 invalid input
-(a target no release reads; with --py, a file that is not Python), 2 usage error
+(a target no release reads; with --py, a file that is not Python), 2 usage error, or a
+file that cannot be read or written (with --py the other files are still migrated)
 """
 
 LOGS_EPILOG = """\
@@ -39,7 +45,12 @@ examples:
   targetlang logs select arm_cpu_v0.05.log --target "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu -model=rk3399" -o rk3399.log
   targetlang logs normalize arm_cpu_v0.05.log -o normalized.log --to text
 
-exit codes: 0 success, 1 a record failed (kept verbatim, reported), 2 usage error
+Lines may end in \\n, \\r\\n or \\r; each keeps its own ending. An output file is replaced
+atomically (a symbolic link is written through, a device or FIFO written into; nothing
+else that is not a regular file is replaced).
+
+exit codes: 0 success, 1 a record failed (kept verbatim, reported), 2 usage error, or a
+file that cannot be read or written
 """
 
 
@@ -64,11 +75,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     m.add_argument("--config", action="store_true",
                    help="print the CompilationConfig (executor and runtime carried)")
     m.add_argument("--compact", action="store_true", help="one line of JSON per target")
-    m.add_argument("--py", nargs="+", metavar="PATH", default=None,
-                   help="rewrite the legacy target literals of these Python files")
+    m.add_argument("--py", action="store_true",
+                   help="the arguments are Python files: rewrite their legacy target literals")
     m.add_argument("--write", action="store_true",
                    help="with --py: rewrite the files in place (atomically) instead of a diff")
-    m.set_defaults(handler=_with_streams(_migrate))
+    m.set_defaults(handler=_migrate)
 
     logs = sub.add_parser("logs", help="AutoTVM tuning logs: stats, select, normalize",
                           description="Work with AutoTVM tuning logs without TVM.",
@@ -117,14 +128,16 @@ def _show_warnings(caught: Iterable[warnings.WarningMessage], stderr: TextIO) ->
 
 # ---- migrate ------------------------------------------------------------------------------------
 
-def _migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+def _migrate(args: argparse.Namespace, io: Any) -> int:
     from ._dialects import DIALECTS
+    from .cli import error_json
 
+    stderr, stdout = io.stderr, io.stdout
     for name in (args.to, args.source):
         if name != "auto" and name not in DIALECTS:
             stderr.write(f"error: unknown dialect {name!r}; known: {', '.join(DIALECTS)}\n")
             return EXIT_USAGE
-    if args.py is not None:
+    if args.py:
         return _migrate_scripts(args, stdout, stderr)
     if args.write:
         stderr.write("error: --write goes with --py\n")
@@ -134,9 +147,10 @@ def _migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
 
     environment = _environment(args)
     status = EXIT_OK
-    texts: Iterable[str] = args.targets or (line.rstrip("\n") for line in stdin)
+    batch = io.batch(args)
     indent = None if args.compact or not args.targets else 2
-    for text in texts:
+    for number, text in io.numbered(args):
+        where = (number, text) if batch else None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -148,10 +162,14 @@ def _migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
                     result = migrate(text, source_dialect=args.source, target_dialect=args.to,
                                      environment=environment)
             except TargetError as error:
-                stderr.write(f"error: {error}\n")
+                io.error(error, where)
                 status = EXIT_INVALID
+                if batch:  # the output stays aligned with the input
+                    stdout.write(json.dumps(error_json(error, number, text), indent=indent,
+                                            ensure_ascii=False) + "\n")
                 continue
-        _show_warnings(caught, stderr)
+        for warning in caught:
+            io.warning(str(warning.message), where)
         stdout.write(json.dumps(result, indent=indent, ensure_ascii=False) + "\n")
     return status
 
@@ -159,20 +177,24 @@ def _migrate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: Te
 def _migrate_scripts(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from .pyscripts import migrate_file
 
+    if not args.targets:
+        stderr.write("error: --py takes the Python files to migrate: "
+                     "targetlang migrate --py FILE...\n")
+        return EXIT_USAGE
     status = EXIT_OK
     environment = _environment(args)
-    for path in [*args.py, *args.targets]:
+    for path in args.targets:
         try:
             result = migrate_file(path, write=args.write, target_dialect=args.to,
                                   environment=environment)
-        except OSError as error:
+        except OSError as error:  # cannot read or write it: reported, the others go on
             stderr.write(f"error: {path}: {error.strerror or error}\n")
-            status = EXIT_INVALID
+            status = max(status, EXIT_USAGE)
             continue
         for finding in result.findings:
             stderr.write(f"{finding}\n")
-            if finding.message.startswith("not Python"):
-                status = EXIT_INVALID
+            if finding.message.startswith(("not Python", "the rewritten file")):
+                status = max(status, EXIT_INVALID)
         if args.write:
             if result.changed:
                 stderr.write(f"rewrote {path}: {len(result.rewrites)} target literals\n")
@@ -214,11 +236,20 @@ class _Progress:
         self.stream.flush()
 
 
-def _open_input(name: str, stdin: TextIO) -> tuple[IO[bytes], int | None]:
+def _open_input(name: str, stdin: TextIO | None) -> tuple[IO[bytes], int | None]:
     if name == "-":
-        return getattr(stdin, "buffer", sys.stdin.buffer), None
+        if stdin is None:
+            raise OSError(errno.EBADF, "closed", "standard input")
+        buffer = getattr(stdin, "buffer", None)
+        if buffer is None:  # a text stream (tests): its lines as UTF-8
+            return io.BytesIO(stdin.read().encode("utf-8", "surrogateescape")), None
+        return buffer, None
     stream = open(name, "rb")  # noqa: SIM115 - closed by the caller
-    return stream, os.fstat(stream.fileno()).st_size
+    info = os.fstat(stream.fileno())
+    if stat.S_ISDIR(info.st_mode):
+        stream.close()
+        raise IsADirectoryError(errno.EISDIR, "is a directory", name)
+    return stream, info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def _check_output(args: argparse.Namespace, stderr: TextIO) -> bool:
@@ -245,27 +276,15 @@ def _write_output(name: str, lines: Iterable[bytes], stdout: TextIO) -> None:
             out.write(line)
         out.flush()
         return
-    target = Path(name)
-    fd, temp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.",
-                                suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb", buffering=1 << 20) as out:
-            for line in lines:
-                out.write(line)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temp, 0o666 & ~mask)
-        os.replace(temp, target)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    from ._files import write_atomically
+
+    write_atomically(name, lines)
 
 
-def _run_logs(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO,
+def _run_logs(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO, stderr: TextIO,
               tool: Callable[[Iterable[bytes], Any], Iterator[bytes]] | None,
               report: Callable[[Any], None] | None = None) -> int:
-    from .logs import LogSummary
+    from .logs import LogSummary, lines_of
 
     try:
         stream, size = _open_input(args.file, stdin)
@@ -275,13 +294,18 @@ def _run_logs(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
     summary = LogSummary()
     progress = _Progress(stderr, size, not args.quiet)
     try:
-        lines = progress.wrap(stream)
+        lines = progress.wrap(lines_of(stream))
         if tool is not None:
             _write_output(args.output, tool(lines, summary), stdout)
         elif report is not None:
             report((lines, summary))
+    except OSError as error:
+        if error.filename is None:
+            raise  # standard output: the command line reports it
+        stderr.write(f"error: {error.filename}: {error.strerror or error}\n")
+        return EXIT_USAGE
     finally:
-        if stream is not getattr(stdin, "buffer", None) and args.file != "-":
+        if args.file != "-":
             stream.close()
     if not args.quiet:
         for line in summary.lines():

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ._names import json_path
+from ._stack import with_stack_room
 from .target import Target, kinds
 
 __all__ = ["Change", "diff", "render"]
@@ -76,6 +77,7 @@ def _walk(a: Any, b: Any, path: str, out: list[Change]) -> None:
         out.append(Change(path, "changed", a, b))
 
 
+@with_stack_room
 def diff(a: Target, b: Target) -> list[Change]:
     """What changes from ``a`` to ``b`` (empty when they are equal)."""
     out: list[Change] = []

@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ._stack import with_stack_room
 from .environment import Environment
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 
@@ -32,6 +33,7 @@ Node = dict[str, Any]
 ORIGINS = {"text": "legacy text", "json": "JSON", "tag": "registered tag"}
 
 
+@with_stack_room
 def explain(text: str, *, dialect: str = DEFAULT_DIALECT,
             environment: Environment | None = None) -> Node:
     """The explanation tree of a target text, as plain JSON (raises ``TargetError``)."""

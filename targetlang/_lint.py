@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import functools
 import json
+import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._names import did_you_mean, json_path
 from . import _tvm_rules as rules
 from ._ast import Option
+from ._names import CLOSE_ENOUGH, did_you_mean, json_path
+from ._parsers import DERIVED_FEATURES
+from ._stack import with_stack_room
 from ._resources import data_text
 from ._dialects import load
 from ._schema import DialectSchema
@@ -109,6 +112,7 @@ def _tag_configs(schema: DialectSchema) -> Iterable[dict[str, Any]]:
             stack.extend(config)
 
 
+@with_stack_room
 def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
          environment: Environment | None = None) -> list[LintWarning]:
     """The legacy traps in a target text (empty when there are none).
@@ -125,6 +129,8 @@ def lint(text: str, *, dialect: str = DEFAULT_DIALECT,
         linter.warn("mkldnn", "TVM rewrote 'mkldnn' to 'dnnl' here: it rewrites every "
                     "'mkldnn' of a text that contains -libs=mkldnn", at)
     linter.target(target, "")
+    if text.lstrip()[:1] == "{":
+        linter.feature_names(text)
     return sorted(dict.fromkeys(linter.found),
                   key=lambda w: (w.offset is None, w.offset or 0, w.code))
 
@@ -255,11 +261,13 @@ class _Linter:
             i += 1
         if i == digits:
             if option.type is INT:
-                number = 1 if text.lower() == "true" else 0
-                self.warn("int-word", f"{shown} is read as {number}: an integer attribute takes "
+                word = 1 if text.lower() == "true" else 0
+                self.warn("int-word", f"{shown} is read as {word}: an integer attribute takes "
                           "a number", option.where(0), option.path)
             return
-        number = int(text[sign:i])
+        number = rules.int64_from_decimal(text[sign:i])
+        if number is None:
+            return  # out of range: parse has refused it already
         rest = text[i:]
         if rest and text[sign:i].lstrip("+-") == "0" and re.match(r"[xX][0-9a-fA-F]", rest):
             self.warn("int-hex", f"{shown} is read as 0: TVM reads integers in decimal only",
@@ -272,6 +280,22 @@ class _Linter:
                       "and any integer but 0 is true", option.where(0), option.path)
 
     # ---- JSON --------------------------------------------------------------------------
+
+    def feature_names(self, text: str) -> None:
+        """TVM 0.27's export() writes derived features as ``feature.NAME`` keys; a reader
+        drops them, so a name no kind derives (``feature.has_mev``) goes unnoticed."""
+        for match in re.finditer(r'"feature\.([^"\\]*)"\s*:', text):
+            name = match.group(1)
+            if name in DERIVED_FEATURES:
+                continue
+            # Close by spelling, then by letters (a transposition: has_mev for has_mve).
+            close = max(sorted(DERIVED_FEATURES), key=lambda c: (
+                difflib.SequenceMatcher(None, name, c).ratio(),
+                difflib.SequenceMatcher(None, sorted(name), sorted(c)).ratio()))
+            similar = difflib.SequenceMatcher(None, name, close).ratio() >= CLOSE_ENOUGH
+            hint = f" (did you mean {close!r}?)" if similar else ""
+            self.warn("unknown-feature", f"no target kind derives a feature {name!r}{hint}: "
+                      "it always reads as None", match.start(1))
 
     def json_option(self, kind: str, key: str, type_: AttrType, value: Any, path: str) -> None:
         if type_ is BOOL and isinstance(value, int) and not isinstance(value, bool) \

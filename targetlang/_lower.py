@@ -9,6 +9,8 @@ and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``
 from __future__ import annotations
 
 import json
+import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -28,6 +30,8 @@ from .errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    show,
+    type_name,
 )
 
 if TYPE_CHECKING:
@@ -36,6 +40,44 @@ if TYPE_CHECKING:
     from .target import Target
 
 _INT64 = (-(2**63), 2**63 - 1)
+
+
+#: How deep an input may nest (docs/guide.md, "Limits"): targets inside targets (a host, a
+#: device; the outermost target is level 1), and JSON objects and arrays. Both are checked
+#: explicitly, so an answer never depends on how deep the caller's stack happens to be.
+MAX_TARGET_DEPTH = 100
+MAX_JSON_DEPTH = 256
+
+_TARGETS = threading.local()  # .level: how many targets the current read is inside
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]')
+
+
+def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether JSON text nests objects and arrays more than ``limit`` deep (strings skipped)."""
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
+def target_depth(target: Target) -> int:
+    """How many targets deep a Target nests (itself, its host, its devices...)."""
+    deepest, stack = 0, [(target, 1)]
+    while stack:
+        current, level = stack.pop()
+        deepest = max(deepest, level)
+        if current.host is not None:
+            stack.append((current.host, level + 1))
+        devices = current.attrs.get("devices")
+        if isinstance(devices, tuple):
+            stack.extend((d, level + 1) for d in devices if d is not None and not isinstance(d, str))
+    return deepest
 
 
 class Context(NamedTuple):
@@ -153,10 +195,11 @@ def from_tag(name: str, ctx: Context) -> Target:
 
 def from_config_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromConfigString``: Python's ``json.loads``; anything but an object is refused."""
+    if json_depth_exceeds(text):
+        _fail(TargetSyntaxError, f"JSON nested more than {MAX_JSON_DEPTH} levels deep", ctx,
+              place.at(0), place.path)
     try:
         config = json.loads(text)
-    except RecursionError:
-        _fail(TargetSyntaxError, "JSON nested too deeply", ctx, place.at(0), place.path)
     except ValueError as e:
         offset = getattr(e, "pos", 0)
         _fail(TargetSyntaxError, f"cannot load the config dict as JSON: {getattr(e, 'msg', e)}",
@@ -175,20 +218,27 @@ class UnencodableString(Exception):
     """A string of a config that TVM cannot receive (not UTF-8)."""
 
 
-def truncate_strings(value: Any) -> Any:
+class TooDeep(Exception):
+    """A JSON value nests objects and arrays more than ``MAX_JSON_DEPTH`` deep."""
+
+
+def truncate_strings(value: Any, depth: int = 0) -> Any:
     """Every string of a JSON value as TVM receives it (cut at the first NUL).
 
-    Raises ``UnencodableString`` for a string that is not UTF-8 (TVM refuses the config).
+    Raises ``UnencodableString`` for a string that is not UTF-8 (TVM refuses the config), and
+    ``TooDeep`` for objects and arrays nested more than ``MAX_JSON_DEPTH`` deep.
     """
     if isinstance(value, str):
         if rules.unencodable_at(value) is not None:
             raise UnencodableString(value)
         return rules.truncate_at_nul(value)
+    if isinstance(value, (dict, list, tuple)) and depth >= MAX_JSON_DEPTH:
+        raise TooDeep
     if isinstance(value, dict):
-        return {truncate_strings(k) if isinstance(k, str) else k: truncate_strings(v)
+        return {truncate_strings(k) if isinstance(k, str) else k: truncate_strings(v, depth + 1)
                 for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [truncate_strings(v) for v in value]
+        return [truncate_strings(v, depth + 1) for v in value]
     return value
 
 
@@ -315,6 +365,27 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
                 typed: bool = False, form: Form = "json",
                 options: tuple[Option, ...] = (), overrides: frozenset[str] = frozenset()
                 ) -> Target:
+    """``TargetInternal::FromConfig`` (see ``_from_config``), at most ``MAX_TARGET_DEPTH``
+    targets deep."""
+    level = getattr(_TARGETS, "level", 0) + 1
+    if level > MAX_TARGET_DEPTH:
+        where = text_offset if text_offset is not None else \
+            (offsets.get("kind") if offsets else None)
+        _fail(TargetSyntaxError, f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
+              "and devices)", ctx, where, place.path)
+    _TARGETS.level = level
+    try:
+        return _from_config(config, ctx, place, offsets=offsets, text_offset=text_offset,
+                            typed=typed, form=form, options=options, overrides=overrides)
+    finally:
+        _TARGETS.level = level - 1
+
+
+def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
+                 offsets: Mapping[str, int] | None = None, text_offset: int | None = None,
+                 typed: bool = False, form: Form = "json",
+                 options: tuple[Option, ...] = (), overrides: frozenset[str] = frozenset()
+                 ) -> Target:
     """``TargetInternal::FromConfig``: the kind's parser, tag, keys, host, attributes, defaults.
 
     ``offsets`` gives, for legacy text, where each key's value was written (for errors);
@@ -345,7 +416,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
     name = config["kind"]
     if not isinstance(name, str):
-        _fail(AttributeTypeError, f'field "kind" must be a string, not {_type_name(name)}',
+        _fail(AttributeTypeError, f'field "kind" must be a string, not {type_name(name)}',
               ctx, where(), json_path(path, "kind"))
     kind = _kind(name, ctx, where(), path)
     features = None
@@ -367,7 +438,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     tag = config.pop("tag", "")
     if not isinstance(tag, str):
-        _fail(AttributeTypeError, f'field "tag" must be a string, not {_type_name(tag)}',
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(tag)}',
               ctx, where("tag"), json_path(path, "tag"))
 
     has_user_keys = "keys" in config
@@ -375,11 +446,11 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if has_user_keys:
         given = config.pop("keys")
         if not isinstance(given, (list, tuple)):
-            _fail(AttributeTypeError, f'field "keys" must be an array, not {_type_name(given)}',
+            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(given)}',
                   ctx, where("keys"), json_path(path, "keys"))
         for index, key in enumerate(given):
             if not isinstance(key, str):
-                _fail(AttributeTypeError, f"keys must be strings, not {_type_name(key)}",
+                _fail(AttributeTypeError, f"keys must be strings, not {type_name(key)}",
                       ctx, where("keys"), json_path(json_path(path, "keys"), index))
             keys.append(key)
     device = config.get("device")
@@ -440,7 +511,7 @@ def _from_tag_overrides(config: Mapping[str, Any], ctx: Context, place: Place,
     the given members replaced (a host or keys whole), its ``tag`` field set to NAME."""
     name = config["tag"]
     if not isinstance(name, str):
-        _fail(AttributeTypeError, f'field "tag" must be a string, not {_type_name(name)}',
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(name)}',
               ctx, offset, json_path(path, "tag"))
     tag_config = ctx.schema.tag_configs.get(name)
     if tag_config is None:
@@ -451,8 +522,9 @@ def _from_tag_overrides(config: Mapping[str, Any], ctx: Context, place: Place,
     overrides = {key: value for key, value in config.items() if key != "tag"}
     merged.update(overrides)
     merged["tag"] = name
-    return from_config(merged, ctx._replace(tag=name), place, text_offset=offset, form="tag",
-                       overrides=frozenset(overrides))
+    # The same target, so the same nesting level: straight to _from_config.
+    return _from_config(merged, ctx._replace(tag=name), place, text_offset=offset, form="tag",
+                        overrides=frozenset(overrides))
 
 
 def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:
@@ -468,27 +540,18 @@ def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
     """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
     if ctx.make is not None and isinstance(value, ctx.make):
+        if getattr(_TARGETS, "level", 0) + target_depth(value) > MAX_TARGET_DEPTH:
+            _fail(TargetSyntaxError, f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
+                  "and devices)", ctx, offset, path)
         return value
     if isinstance(value, str):
         return _from_json_string(value, ctx, place, offset, path)
     if isinstance(value, Mapping):
         return from_config(value, ctx, Place(None, path), text_offset=offset)
-    _fail(AttributeTypeError, f"cannot create a target from {_type_name(value)}", ctx, offset, path)
+    _fail(AttributeTypeError, f"cannot create a target from {type_name(value)}", ctx, offset, path)
 
 
 def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
@@ -522,5 +585,8 @@ def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, off
         element = type_.element
         return tuple(value_from_json(item, element, ctx, place, offset, json_path(path, index))
                      for index, item in enumerate(value))
-    _fail(AttributeTypeError, f"expects {type_.phrase}, but gets {_type_name(value)}: {value!r}"[:300],
+    expected = type_.phrase
+    if type_.is_integer and isinstance(value, int) and not isinstance(value, bool):
+        expected = "an integer from -2**63 to 2**63-1 (int64)"
+    _fail(AttributeTypeError, f"expects {expected}, but gets {type_name(value)}: {show(value)}",
           ctx, offset, path)

@@ -15,7 +15,8 @@ from typing import Any
 
 from . import _arm
 from .environment import Environment
-from .errors import AttributeTypeError, TargetValueError
+from ._tvm_rules import int64_from_decimal
+from .errors import AttributeTypeError, TargetValueError, show, type_name
 
 Config = dict[str, Any]
 Features = dict[str, Any]
@@ -46,7 +47,7 @@ def _optional_str(config: Mapping[str, Any], key: str) -> str | None:
     value = config.get(key)
     if value is None or isinstance(value, str):
         return value
-    raise AttributeTypeError(f"{key!r} must be a string, not {type(value).__name__}", path=key)
+    raise AttributeTypeError(f"{key!r} must be a string, not {type_name(value)}", path=key)
 
 
 def _required_str(config: Mapping[str, Any], key: str) -> str:
@@ -54,7 +55,7 @@ def _required_str(config: Mapping[str, Any], key: str) -> str:
     value = config[key]
     if isinstance(value, str):
         return value
-    raise AttributeTypeError(f"{key!r} must be a string, not {_json_type(value)}", path=key)
+    raise AttributeTypeError(f"{key!r} must be a string, not {type_name(value)}", path=key)
 
 
 def _optional_str_array(config: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
@@ -67,16 +68,12 @@ def _optional_str_array(config: Mapping[str, Any], key: str) -> tuple[str, ...] 
     raise AttributeTypeError(f"{key!r} must be an array of strings", path=key)
 
 
-def _json_type(value: object) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def _check_or_set(config: Config, key: str, expected: str) -> None:
     """``CheckOrSetAttr``: fill in ``key``, or insist that it already has that value."""
     if key not in config:
         config[key] = expected
     elif config[key] != expected or not isinstance(config[key], str):
-        raise TargetValueError(f'expects {key!r} to be "{expected}", but gets: {config[key]!r}',
+        raise TargetValueError(f'expects {key!r} to be "{expected}", but gets: {show(config[key])}',
                                path=key)
 
 
@@ -107,6 +104,12 @@ def _has_flag(mcpu: str | None, mattr: tuple[str, ...] | None, flag: str) -> boo
 def _is_mprofile(config: Config) -> bool:
     mcpu = _optional_str(config, "mcpu")
     return _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
+
+
+#: Every feature name a target parser derives, in any kind (``Target.features``); any other
+#: name reads as None, as TVM's ``TargetGetFeature`` answered it.
+DERIVED_FEATURES = frozenset([name for name, _ in _arm.APROFILE_FEATURES]
+                             + ["has_dsp", "has_mve", "is_test"])
 
 
 def _mprofile_features(config: Config) -> Features:
@@ -222,8 +225,7 @@ def _stoll(text: str) -> int | None:
     body = stripped[1:] if stripped[:1] in "+-" else stripped
     if not body.isascii() or not body.isdigit():
         return None
-    number = int(stripped)
-    return number if -(2**63) <= number < 2**63 else None
+    return int64_from_decimal(stripped)
 
 
 # ---- the parsers -------------------------------------------------------------------------

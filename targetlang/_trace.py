@@ -140,6 +140,8 @@ class Trace(NamedTuple):
             origin: Origin
             if key in given:
                 origin = "written" if "keys" in self.overrides else self.source_name
+                if origin == "tag" and key in default_keys:
+                    origin = "default"  # a tag's export repeats the kind's default keys
             elif isinstance(self.hook_keys, (list, tuple)) and key in self.hook_keys:
                 origin = "target parser"
             elif key == device:

@@ -11,6 +11,8 @@ end), so that errors found in interpreted text point at the characters the user 
 
 from __future__ import annotations
 
+from .errors import show
+
 QUOTE = "'"
 ESCAPE = "\\"
 _INT64_MIN = -(2**63)
@@ -151,6 +153,20 @@ def split_string(text: str, separator: str) -> list[tuple[str, int]]:
     return pieces
 
 
+def int64_from_decimal(text: str) -> int | None:
+    """An optional sign and ASCII digits as an int64, or None when out of range.
+
+    Leading zeros do not count; a longer number is out of range without being converted
+    (Python refuses to convert more than 4300 digits, where TVM simply reads "out of range").
+    """
+    sign = text[:1] if text[:1] in "+-" else ""
+    digits = text[len(sign):].lstrip("0") or "0"
+    if len(digits) > 19 or not (digits.isascii() and digits.isdigit()):
+        return None
+    value = int(sign + digits)
+    return value if _INT64_MIN <= value <= _INT64_MAX else None
+
+
 def parse_int(text: str) -> int:
     """Read an integer as ``std::istringstream >> int64_t`` does, then TVM's true/false fallback.
 
@@ -168,15 +184,15 @@ def parse_int(text: str) -> int:
     while i < n and "0" <= text[i] <= "9":
         i += 1
     if i > digits_at:
-        value = int(text[sign_at:i])
-        if _INT64_MIN <= value <= _INT64_MAX:
+        value = int64_from_decimal(text[sign_at:i])
+        if value is not None:
             return value
     lowered = text.lower()
     if lowered == "true":
         return 1
     if lowered == "false":
         return 0
-    raise RuleError(f"cannot parse an integer from {text!r}")
+    raise RuleError(f"cannot parse an integer from {show(text)}")
 
 
 def trim_spaces(text: str) -> tuple[str, int]:

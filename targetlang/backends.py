@@ -21,19 +21,12 @@ from typing import Any, ClassVar
 
 from ._names import did_you_mean
 from ._config_schema import ComponentSpec, facts
-from .errors import ConfigError
+from .errors import ConfigError, type_name
 
 __all__ = ["Executor", "Runtime", "ComponentLike"]
 
 #: A JSON scalar, the only kind of value an executor or runtime option holds.
 OptionValue = bool | int | str
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    return {bool: "bool", int: "int", str: "string", float: "float", list: "array",
-            dict: "object"}.get(type(value), type(value).__name__)
 
 
 class _Component:
@@ -57,7 +50,7 @@ class _Component:
         attrs_path = f"{path}.attrs" if path else "attrs"
         if not isinstance(given, Mapping):
             raise ConfigError(f"{self._what} attributes must be an object, not "
-                              f"{_json_type(given)}", path=attrs_path)
+                              f"{type_name(given)}", path=attrs_path)
         values: dict[str, OptionValue] = {}
         for key, value in given.items():
             where = f"{attrs_path}.{key}"
@@ -68,10 +61,10 @@ class _Component:
                 raise ConfigError(f'{self._what} "{spec.name}" has no attribute "{key}"{hint}; '
                                   f"its attributes: {known}", path=where)
             # TVM compared type keys exactly: a bool option takes no int, an int option no bool.
-            if _json_type(value) != {"bool": "bool", "int": "int", "str": "string"}[str(option.type)]:
+            if type_name(value) != {"bool": "bool", "int": "int", "str": "string"}[str(option.type)]:
                 wanted = {"bool": "a bool", "int": "an int", "str": "a string"}[str(option.type)]
                 raise ConfigError(f'attribute "{key}" of {self._what} "{spec.name}" must be '
-                                  f"{wanted}, not {_json_type(value)}", path=where)
+                                  f"{wanted}, not {type_name(value)}", path=where)
             values[key] = value
         for option in spec.options.values():
             if option.has_default:
@@ -92,7 +85,7 @@ class _Component:
     @classmethod
     def _spec(cls, name: object, where: str | None) -> ComponentSpec:
         if not isinstance(name, str):
-            raise ConfigError(f"{cls._what} name must be a string, not {_json_type(name)}",
+            raise ConfigError(f"{cls._what} name must be a string, not {type_name(name)}",
                               path=where)
         registry = cls._registry()
         name = cls._aliases().get(name, name)
@@ -150,7 +143,7 @@ class _Component:
             self._init(obj, None, path, name_path=path or None)
             return self
         if not isinstance(obj, Mapping):
-            raise ConfigError(f"{cls._what} must be a name or an object, not {_json_type(obj)}",
+            raise ConfigError(f"{cls._what} must be a name or an object, not {type_name(obj)}",
                               path=path or None)
         extra = sorted(set(obj) - {"name", "attrs"})
         if extra:

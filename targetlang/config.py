@@ -27,7 +27,7 @@ from ._dialects import DIALECTS, dialect_extends
 from ._specialize import device_type
 from .backends import ComponentLike, Executor, Runtime
 from .environment import Environment
-from .errors import ConfigError, TargetError
+from .errors import ConfigError, TargetError, type_name
 from .target import DEFAULT_DIALECT, Target, from_json, parse
 
 __all__ = ["CompilationConfig", "ConfigError", "TargetLike"]
@@ -63,14 +63,6 @@ def _at(error: TargetError, path: str) -> TargetError:
         full = path
     return type(error)(error.message, source=error.source, offset=error.offset,
                        path=full or None)
-
-
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    names = {bool: "bool", int: "int", float: "float", str: "string", list: "array",
-             tuple: "array", dict: "object"}
-    return names.get(type(value), "object" if isinstance(value, Mapping) else type(value).__name__)
 
 
 def _no_such(what: str, name: object, path: str) -> ConfigError:
@@ -129,7 +121,7 @@ def _read_target(value: object, path: str, dialect: str, environment: Environmen
     except TargetError as error:
         raise _at(error, path) from None
     raise ConfigError(f"a target is a Target, target text or a TargetJSON object, not "
-                      f"{_type_name(value)}", path=path or None)
+                      f"{type_name(value)}", path=path or None)
 
 
 def _unalias(config: dict[str, Any], kind: str, path: str) -> dict[str, Any]:
@@ -147,7 +139,7 @@ def _read_component(cls: type[Executor] | type[Runtime], value: object, path: st
     if isinstance(value, cls):
         return value
     if isinstance(value, (Executor, Runtime)):
-        raise ConfigError(f"expected {cls.__name__.lower()}, got {type(value).__name__}",
+        raise ConfigError(f"expected {cls.__name__.lower()}, got {type_name(value)}",
                           path=path)
     return cls._read(value, path)
 
@@ -166,7 +158,7 @@ def _read_flow(value: object, path: str) -> Mapping[str, Any]:
     if value is None:
         return MappingProxyType({})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"flow-config must be an object, not {_type_name(value)}", path=path)
+        raise ConfigError(f"flow-config must be an object, not {type_name(value)}", path=path)
     out: dict[str, Any] = {}
     for key in sorted(value, key=str):
         item = value[key]
@@ -179,7 +171,7 @@ def _read_flow(value: object, path: str) -> Mapping[str, Any]:
             if isinstance(item, list):
                 ok = ok and all(isinstance(v, str) for v in item)
             if not ok:
-                raise ConfigError(f'flow-config "{key}" must be {name}, not {_type_name(item)}',
+                raise ConfigError(f'flow-config "{key}" must be {name}, not {type_name(item)}',
                                   path=where)
         out[key] = json.loads(json.dumps(item))  # a private copy: the value is immutable
     return MappingProxyType(out)
@@ -206,7 +198,7 @@ def _check_aot(executor: Executor | None, runtime: Runtime | None, path: str) ->
 def _device_type_of(device: str | int) -> int:
     if isinstance(device, bool) or not isinstance(device, (str, int)):
         raise ConfigError(f"a device is a device name or a DLPack device type, not "
-                          f"{_type_name(device)}")
+                          f"{type_name(device)}")
     if isinstance(device, int):
         if device <= 0:
             raise ConfigError(f"invalid device type {device}")
@@ -390,7 +382,7 @@ class CompilationConfig:
             if not isinstance(name, str) or not name:
                 raise ConfigError("an executor group's name is a non-empty string", path=where)
             if not isinstance(group, Mapping):
-                raise ConfigError(f"an executor group is an object, not {_type_name(group)}",
+                raise ConfigError(f"an executor group is an object, not {type_name(group)}",
                                   path=where)
             _check_members(group, _GROUP_MEMBERS, where, "executor group")
             labels = _labels_of(group.get("targets"), pool, json_path(where, "targets"))
@@ -489,7 +481,7 @@ class CompilationConfig:
                 raise ConfigError(f"not JSON: {getattr(error, 'msg', error)}", source=text,
                                   offset=getattr(error, "pos", None)) from None
         if not isinstance(obj, Mapping):
-            raise ConfigError(f"a configuration is a JSON object, not {_type_name(obj)}")
+            raise ConfigError(f"a configuration is a JSON object, not {type_name(obj)}")
         dialect = obj.get("dialect")
         if dialect is not None and (not isinstance(dialect, str) or dialect not in DIALECTS):
             raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
@@ -501,7 +493,7 @@ class CompilationConfig:
         targets = obj.get("targets")
         if not isinstance(targets, (list, Mapping)):
             raise ConfigError(f"targets must be an array or an object of labelled targets, not "
-                              f"{_type_name(targets)}", path="targets")
+                              f"{type_name(targets)}", path="targets")
         host = obj.get("target_host")
         if isinstance(host, str) and isinstance(targets, Mapping) and host not in targets:
             raise _no_such("target", host, "target_host")
@@ -689,7 +681,7 @@ def _labels_of(value: object, pool: Mapping[str, Target], path: str) -> tuple[st
     for index, label in enumerate(value):
         where = json_path(path, index)
         if not isinstance(label, str):
-            raise ConfigError(f"a target label is a string, not {_type_name(label)}", path=where)
+            raise ConfigError(f"a target label is a string, not {type_name(label)}", path=where)
         if label not in pool:
             raise _no_such("target", label, where)
         if label in labels:
@@ -708,7 +700,7 @@ def _host_label_of(value: object, pool: Mapping[str, Target], path: str) -> str 
                               path=path)
         value, where = value[0], json_path(path, 0)
     if not isinstance(value, str):
-        raise ConfigError(f"a target host is a target label, not {_type_name(value)}", path=where)
+        raise ConfigError(f"a target host is a target label, not {type_name(value)}", path=where)
     if value not in pool:
         raise _no_such("target", value, where)
     return value
@@ -718,7 +710,7 @@ def _check_device_key(key: object, target: Target, path: str) -> None:
     """A key of TVM's legacy ``{device: target}`` dict must name the target's device type."""
     if isinstance(key, bool) or not isinstance(key, (str, int)):
         raise ConfigError(f"a device key is a device name or a device type, not "
-                          f"{_type_name(key)}", path=path)
+                          f"{type_name(key)}", path=path)
     try:
         wanted = _device_type_of(key)
     except ConfigError as error:

@@ -107,6 +107,45 @@ def _rebuild(
     return error
 
 
+def type_name(value: object) -> str:
+    """A value's type in JSON's words, the one wording of every "must be X, not Y" message."""
+    from collections.abc import Mapping
+
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    for kind, name in ((int, "int"), (float, "float"), (str, "string"), (Mapping, "object"),
+                       ((list, tuple), "array")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+def show(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for messages; never raises.
+
+    ``repr`` itself can fail or take long on hostile values (an integer of more than 4300
+    digits, a list nested thousands deep, a string of megabytes).
+    """
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 64 * 3:  # about 58 decimal digits: say how big, not what
+            return f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
+        return repr(value)
+    if isinstance(value, str):
+        text = repr(value[:limit])
+        return text if len(value) <= limit else text + "..."
+    if isinstance(value, (list, tuple, dict)):
+        return f"<{type_name(value)} of {len(value)} items>" if value else repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not turn a TargetError into something else
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _visible(line: str) -> str:
     """The line with control characters other than tab shown as spaces (keeps the caret aligned)."""
     return "".join(c if c == "\t" or c.isprintable() else " " for c in line)

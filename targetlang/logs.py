@@ -31,7 +31,7 @@ from typing import Any, Literal
 from .environment import Environment
 from .errors import TargetError
 
-__all__ = ["LogSummary", "Located", "locate", "same_target_key", "normalized_text",
+__all__ = ["LogSummary", "Located", "lines_of", "locate", "same_target_key", "normalized_text",
            "normalized_json", "stats", "select", "normalize"]
 
 _KEY = re.compile(rb'"(?:input|i)"\s*:\s*\[\s*')
@@ -39,6 +39,8 @@ _KEY = re.compile(rb'"(?:input|i)"\s*:\s*\[\s*')
 # values without strings or objects (AutoTVM 0.1 records: {"r": [[...], 0, ...], "v": 0.1, ...).
 _PREFIX = re.compile(rb'\s*\{(?:\s*"\w+"\s*:[^"{}]*,)*\s*')
 _WS = b" \t\r\n"
+#: A line longer than this (no record is) is read in pieces: memory stays bounded on any input.
+LINE_LIMIT = 1 << 26
 #: At most this many distinct spellings are remembered (memory stays flat on any log).
 CACHE_LIMIT = 1 << 16
 
@@ -52,6 +54,34 @@ class Located:
     start: int
     end: int
     literal: bytes
+
+
+def _loads(text: bytes | str) -> Any:
+    """``json.loads``, with nesting too deep for Python's parser a ``ValueError`` too."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+
+
+def lines_of(stream: Iterable[bytes], block: int = 1 << 20) -> Iterator[bytes]:
+    """The lines of a binary stream, each with its own ending kept: ``\\n``, ``\\r\\n`` or
+    ``\\r`` (a log written on an old Mac is still one record a line). ``stream`` is a file
+    object (read in blocks, so memory stays flat) or any iterable of byte chunks."""
+    read = getattr(stream, "read1", None) or getattr(stream, "read", None)
+    chunks: Iterable[bytes] = iter(lambda: read(block), b"") if read is not None else stream
+    carry = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        pieces = (carry + chunk).splitlines(keepends=True)  # bytes: only \r, \n, \r\n
+        carry = pieces.pop()
+        if carry.endswith(b"\n") or len(carry) > LINE_LIMIT:
+            pieces.append(carry)  # a line longer than any record is passed on in pieces
+            carry = b""
+        yield from pieces  # a last piece ending in \r waits: \n may follow
+    if carry:
+        yield carry
 
 
 def _string_end(line: bytes, start: int) -> int:
@@ -74,7 +104,7 @@ def _value_end(line: bytes, start: int) -> int:
         try:
             text = line[start:].decode("utf-8")
             _, end = json.JSONDecoder().raw_decode(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return -1
         return start + len(text[:end].encode("utf-8"))
     return -1
@@ -101,7 +131,7 @@ def _fast_span(line: bytes) -> tuple[int, int] | None:
                 line.count(b"[", 0, key_start) != line.count(b"]", 0, key_start):
             return None
     start = match.end()
-    if line[start] == 0x22:  # '"'
+    if line[start:start + 1] == b'"':
         end = line.find(b'"', start + 1)
         if end < 0:
             return None
@@ -125,7 +155,7 @@ def _fast_span(line: bytes) -> tuple[int, int] | None:
 
 def _is_record(line: bytes) -> bool:
     try:
-        record = json.loads(line)
+        record = _loads(line)
     except ValueError:
         return False
     return _target_of(record) is not None
@@ -144,7 +174,7 @@ def _locate_by_json(line: bytes) -> Located | None:
     """A record whose target key is not where AutoTVM writes it: parse it, then find the
     target's value among the key's occurrences (the one whose value is the record's target)."""
     try:
-        record = json.loads(line)
+        record = _loads(line)
     except ValueError:
         return None
     target = _target_of(record)
@@ -155,7 +185,7 @@ def _locate_by_json(line: bytes) -> Located | None:
         end = _value_end(line, start)
         if end > 0:
             try:
-                if json.loads(line[start:end]) == target:
+                if _loads(line[start:end]) == target:
                     # Only exact when this value is the only one of its text in the line.
                     if line.count(line[start:end]) == 1:
                         return Located(start, end, line[start:end])
@@ -178,7 +208,7 @@ def classify(line: bytes, *, check_json: bool = False) -> tuple[Kind, Located | 
 # ---- what one spelling means ------------------------------------------------------------------
 
 def _decode(literal: bytes) -> str | dict[str, Any]:
-    value = json.loads(literal)
+    value = _loads(literal)
     if not isinstance(value, (str, dict)):
         raise ValueError("a target is a string or an object")
     return value
@@ -186,12 +216,16 @@ def _decode(literal: bytes) -> str | dict[str, Any]:
 
 def _as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
     """The target of a log record as TVM 0.21's TargetJSON; lossy reads are errors."""
-    from .migration import MigrationWarning, migrate
+    from .migration import LEGACY_DIALECT, MigrationWarning, migrate
 
     value = _decode(literal)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MigrationWarning)
-        out = migrate(value, target_dialect="tvm-0.21", environment=environment)
+        try:  # a log's targets mean what TVM 0.21 (and the AutoTVM before it) read
+            out = migrate(value, source_dialect=LEGACY_DIALECT, target_dialect="tvm-0.21",
+                          environment=environment)
+        except TargetError:
+            out = migrate(value, target_dialect="tvm-0.21", environment=environment)
     lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
     if lost:
         raise TargetError(f"cannot be written in tvm-0.21 without loss: {'; '.join(lost)}")
@@ -223,6 +257,15 @@ def normalized_json(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+def _why(error: Exception) -> str:
+    """One line saying why a record's target could not be read."""
+    if isinstance(error, (TargetError, ValueError, TypeError)) and str(error):
+        return str(error).splitlines()[0]
+    if isinstance(error, RecursionError):
+        return "nested too deeply to read"
+    return f"{type(error).__name__}: {error}".splitlines()[0]
+
+
 class _Memo:
     """Per-spelling results, bounded: a log of millions of records has few distinct targets."""
 
@@ -235,8 +278,8 @@ class _Memo:
         if hit is None:
             try:
                 hit = (True, self._compute(literal))
-            except (TargetError, ValueError, TypeError) as error:
-                hit = (False, str(error).splitlines()[0] if str(error) else type(error).__name__)
+            except Exception as error:  # noqa: BLE001 - a bad record is kept and reported, always
+                hit = (False, _why(error))
             if len(self.cache) >= CACHE_LIMIT:
                 self.cache.clear()
             self.cache[literal] = hit
@@ -407,18 +450,19 @@ def stats(lines: Iterable[bytes], summary: LogSummary, *,
     for literal, count in by_literal.items():
         try:
             config = _as_021(literal, environment)
-        except (TargetError, ValueError, TypeError) as error:
+            key = json.dumps(config, sort_keys=True)
+            text = normalized_text(config) if key not in found_targets else ""
+        except Exception as error:  # noqa: BLE001 - a bad record is kept and reported, always
             summary.unchanged -= count
             summary.failed += count
             summary.failures.append((0, f"{count} records with target "
-                                        f"{literal.decode('utf-8', 'replace')}: {error}"))
+                                        f"{literal.decode('utf-8', 'replace')}: {_why(error)}"))
             continue
-        key = json.dumps(config, sort_keys=True)
         entry = found_targets.get(key)
         if entry is None:
-            entry = found_targets[key] = TargetCount(normalized_text(config), config)
+            entry = found_targets[key] = TargetCount(text, config)
         entry.count += count
-        spelling = json.loads(literal)
+        spelling = _loads(literal)
         spelling_text = spelling if isinstance(spelling, str) else json.dumps(spelling)
         entry.spellings[spelling_text] = entry.spellings.get(spelling_text, 0) + count
     return sorted(found_targets.values(), key=lambda e: (-e.count, e.text))

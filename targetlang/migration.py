@@ -32,10 +32,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._names import json_path
 from ._dialects import DIALECTS, load, releases
+from ._names import json_path
+from ._stack import with_stack_room
 from .environment import Environment
-from .errors import TargetError
+from .errors import TargetError, type_name
 from .target import Target, from_json, parse
 
 if TYPE_CHECKING:
@@ -67,10 +68,17 @@ class _Outcome:
     json: dict[str, Any]
     moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {option: value}
     lost: list[str] = field(default_factory=list)
+    #: with source_dialect="auto": how the legacy reading differs from the one taken
+    changed_meaning: list[str] = field(default_factory=list)
+
+
+#: The release whose reading of a legacy string is its meaning (TVM 0.21, the reference).
+LEGACY_DIALECT = "tvm-0.21"
 
 
 # ---- which dialect ---------------------------------------------------------------------------------
 
+@with_stack_room
 def detect_dialect(text: str) -> str:
     """The newest TVM release dialect that accepts ``text`` (``tvm-0.27``, ``tvm-0.21``, ...).
 
@@ -102,7 +110,7 @@ def _read(source: TargetSource, source_dialect: str, environment: Environment | 
         return from_json(source.to_json(), dialect=source_dialect, environment=environment)
     if not isinstance(source, (str, Mapping)):
         raise TypeError(f"migrate() takes target text, a TargetJSON dict or a Target, not "
-                        f"{type(source).__name__}")
+                        f"{type_name(source)}")
     if source_dialect == "auto":
         return _detect(source, environment)[1]
     if isinstance(source, str):
@@ -180,7 +188,50 @@ def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
     outcome = _Outcome(source=target, json={})
     converted = _convert(target, target_dialect, "", outcome)
     outcome.json = from_json(converted, dialect=target_dialect, environment=environment).to_json()
+    if source_dialect == "auto" and target.dialect != LEGACY_DIALECT and \
+            not isinstance(source, Target):
+        # The same text can mean something else in the legacy release (a tag whose
+        # definition changed): compare the two meanings, never trust the name.
+        try:
+            legacy = _migrate(source, LEGACY_DIALECT, target_dialect, environment).json
+        except TargetError:
+            legacy = None
+        if legacy is not None and legacy != outcome.json:
+            outcome.changed_meaning = _differences(legacy, outcome.json, "")
     return outcome
+
+
+def _differences(old: Any, new: Any, path: str) -> list[str]:
+    """``path: old -> new`` for each leaf where two JSON values differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in [*old, *(k for k in new if k not in old)]:
+            out += _differences(old.get(key), new.get(key), json_path(path, key))
+        return out
+    if old == new:
+        return []
+    return [f"{path or 'target'}: {_show_json(old)} -> {_show_json(new)}"]
+
+
+def _show_json(value: Any) -> str:
+    import json
+
+    return "(none)" if value is None else json.dumps(value)
+
+
+def meaning_changes(source: str | Mapping[str, Any], target_dialect: str = "tvm-0.27",
+                    environment: Environment | None = None) -> list[str]:
+    """How ``source`` read by ``target_dialect`` differs from its legacy (``tvm-0.21``)
+    meaning migrated there: empty when it means the same, or when only one of them reads it.
+
+    The test for keeping a text (a tag) as it is: it may stay only where it means the same.
+    """
+    try:
+        legacy = _migrate(source, LEGACY_DIALECT, target_dialect, environment).json
+        there = _read(source, target_dialect, environment).to_json()
+    except TargetError:
+        return []
+    return _differences(legacy, there, "") if legacy != there else []
 
 
 def _check_dialects(source_dialect: str, target_dialect: str) -> None:
@@ -193,6 +244,16 @@ def _warn(message: str) -> None:
     warnings.warn(message, MigrationWarning, stacklevel=3)
 
 
+def _warn_changed_meaning(outcome: _Outcome) -> None:
+    if outcome.changed_meaning:
+        read = outcome.source.dialect
+        warnings.warn(f"this target means something else in {read} than in {LEGACY_DIALECT} "
+                      f"({'; '.join(outcome.changed_meaning)}); read as {read}, the newest "
+                      f"release that reads it (source_dialect={LEGACY_DIALECT!r}, on the command "
+                      f"line --from {LEGACY_DIALECT}, reads its legacy meaning)", MigrationWarning, stacklevel=4)
+
+
+@with_stack_room
 def migrate(source: TargetSource, *, source_dialect: str = "auto",
             target_dialect: str = "tvm-0.27", environment: Environment | None = None
             ) -> dict[str, Any]:
@@ -208,6 +269,7 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     """
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
+    _warn_changed_meaning(outcome)
     for path, options in outcome.moved.items():
         where = f" of {path}" if path else ""
         written = " ".join(f"-{k}={_show(v)}" for k, v in options.items())
@@ -218,6 +280,7 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     return outcome.json
 
 
+@with_stack_room
 def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
                    target_dialect: str = "tvm-0.27", environment: Environment | None = None
                    ) -> CompilationConfig:
@@ -236,6 +299,7 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
 
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
+    _warn_changed_meaning(outcome)
     options: dict[str, Any] = {}
     for path, moved in outcome.moved.items():
         for key, value in moved.items():

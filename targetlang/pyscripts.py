@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import ast
 import difflib
+import errno
 import io
 import os
-import tempfile
+import re
+import stat
 import tokenize
 import warnings
 from collections.abc import Mapping
@@ -92,7 +94,7 @@ class ScriptResult:
     def diff(self) -> str:
         """A unified diff from the original to the rewritten text."""
         return "".join(difflib.unified_diff(
-            self.original.splitlines(keepends=True), self.text.splitlines(keepends=True),
+            _LINE.findall(self.original), _LINE.findall(self.text),
             fromfile=f"a/{self.path}", tofile=f"b/{self.path}"))
 
 
@@ -173,12 +175,17 @@ def _target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
 
 # ---- rewriting ------------------------------------------------------------------------------------
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 class _Source:
     """Offsets into the text from the AST's (line, UTF-8 byte column) positions."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines(keepends=True)
+        # Python's own line model: only \n, \r\n and \r end a line (str.splitlines also
+        # splits on \x0c, \x0b, \x1c-\x1e, \x85, \u2028, \u2029, which the tokenizer does not).
+        self.lines = _LINE.findall(text)
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
@@ -214,10 +221,22 @@ def _describe(node: ast.expr) -> str:
     return f"a {type(node).__name__} expression"
 
 
+def _source_dialect(value: str) -> str:
+    """The legacy release when it reads ``value``, else the newest that does."""
+    from .migration import LEGACY_DIALECT
+    from .target import parse
+
+    try:
+        parse(value, dialect=LEGACY_DIALECT)
+    except TargetError:
+        return "auto"
+    return LEGACY_DIALECT
+
+
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
                    environment: Environment | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text."""
-    from .migration import MigrationWarning, detect_dialect, migrate
+    from .migration import MigrationWarning, detect_dialect, meaning_changes, migrate
 
     result = ScriptResult(path=path, original=text, text=text)
     try:
@@ -225,6 +244,9 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     except SyntaxError as error:
         result.findings.append(Finding(path, error.lineno or 1, (error.offset or 1) - 1,
                                        f"not Python: {error.msg}"))
+        return result
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; nested too deeply
+        result.findings.append(Finding(path, 1, 0, f"not Python: {_why(error)}"))
         return result
     aliases = _aliases(tree)
     if not aliases:
@@ -263,13 +285,14 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
                 result.findings.append(Finding(*where, f"{role} of {name} {value!r} is not a "
                                                f"target in any release: {error.message}"))
                 continue
-            if dialect == target_dialect or dialect == "tvm-0.27":
-                continue  # TVM 0.24 and later read it as it is (a kind name, a tag, JSON)
+            if dialect == target_dialect and not meaning_changes(value, target_dialect,
+                                                                 environment):
+                continue  # the target release reads it as it is, with the same meaning
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", MigrationWarning)
-                try:
-                    migrated = migrate(value, target_dialect=target_dialect,
-                                       environment=environment)
+                try:  # a script's literal means what the legacy release read
+                    migrated = migrate(value, source_dialect=_source_dialect(value),
+                                       target_dialect=target_dialect, environment=environment)
                 except TargetError as error:
                     result.findings.append(Finding(*where, f"{role} of {name} {value!r}: "
                                                    f"{error.message}"))
@@ -295,9 +318,11 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     result.text = "".join(reversed(pieces))
     try:
         compile(result.text, path, "exec", dont_inherit=True)
-    except SyntaxError as error:  # pragma: no cover - a literal for a literal cannot break it
-        result.findings.append(Finding(path, error.lineno or 1, 0,
-                                       f"the rewritten file does not compile ({error.msg}); "
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        # pragma: no cover - a literal for a literal cannot break it
+        message = error.msg if isinstance(error, SyntaxError) else _why(error)
+        result.findings.append(Finding(path, getattr(error, "lineno", None) or 1, 0,
+                                       f"the rewritten file does not compile ({message}); "
                                        "left unchanged"))
         result.text = text
         result.rewrites.clear()
@@ -306,38 +331,56 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     return result
 
 
-def _read(path: Path) -> tuple[str, str]:
-    raw = path.read_bytes()
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-    return raw.decode(encoding), encoding
+def _why(error: BaseException) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply for Python to compile"
+    if isinstance(error, MemoryError):
+        return "too large for Python to compile"
+    return str(error) or type(error).__name__
+
+
+def _decode(raw: bytes, path: str) -> tuple[str, str] | Finding:
+    """The text and encoding of a source file as Python reads it (PEP 263), or why not."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as error:  # an unknown or contradicting coding cookie
+        return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}")
+    try:
+        return raw.decode(encoding), encoding
+    except (UnicodeDecodeError, LookupError) as error:
+        line = raw[:getattr(error, "start", 0)].count(b"\n") + 1
+        return Finding(path, line, 0, f"not Python: not {encoding} text "
+                                      f"({getattr(error, 'reason', error)})")
 
 
 def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
                  target_dialect: str = "tvm-0.27",
                  environment: Environment | None = None) -> ScriptResult:
     """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""
+    from ._files import write_atomically
+
     file = Path(path)
-    text, encoding = _read(file)
+    kind = os.stat(file).st_mode  # before opening: opening a FIFO waits for its writer
+    if not (stat.S_ISREG(kind) or stat.S_ISFIFO(kind)) or (write and not stat.S_ISREG(kind)):
+        # a device such as /dev/zero never ends; a pipe cannot be rewritten in place
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    with open(file, "rb") as stream:  # noqa: PTH123 - one read, errors are OSError
+        raw = stream.read()
+    decoded = _decode(raw, str(path))
+    if isinstance(decoded, Finding):
+        return ScriptResult(path=str(path), original="", text="", findings=[decoded])
+    text, encoding = decoded
     result = migrate_source(text, path=str(path), target_dialect=target_dialect,
                             environment=environment)
     if write and result.changed:
-        write_atomically(file, result.text.encode(encoding))
+        try:
+            data = result.text.encode(encoding)
+        except UnicodeEncodeError as error:
+            result.findings.append(Finding(str(path), 1, 0, f"the rewritten file cannot be "
+                                           f"written in its encoding {encoding} ({error.reason}); "
+                                           "left unchanged"))
+            result.text = result.original
+            result.rewrites.clear()
+            return result
+        write_atomically(file, data)
     return result
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` in one step (a temporary file beside it, then rename)."""
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise

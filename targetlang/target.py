@@ -10,20 +10,26 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import _format
 from ._lower import (
+    MAX_JSON_DEPTH,
+    MAX_TARGET_DEPTH,
     Context,
     Place,
+    TooDeep,
     UnencodableString,
     from_config,
     from_top_level_text,
+    target_depth,
     truncate_strings,
 )
 from ._dialects import DIALECTS, load
+from ._memo import ORDINARY_CHARS
 from ._schema import DialectSchema, KindSpec
+from ._stack import with_stack_room
 
 if TYPE_CHECKING:
     from ._trace import Trace
 from .environment import Environment
-from .errors import TargetError, TargetSyntaxError
+from .errors import TargetError, TargetSyntaxError, type_name
 
 __all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "dialects",
            "DEFAULT_DIALECT"]
@@ -42,7 +48,17 @@ class TargetFeatures(Mapping[str, object]):
         self._values: Mapping[str, object] = MappingProxyType(dict(values or {}))
 
     def __getitem__(self, name: str) -> object:
-        return self._values[name]
+        # As TVM's TargetGetFeature: any name reads, a feature not derived as None. ``in``,
+        # ``len``, iteration and ``get(name, default)`` see only the derived ones.
+        if not isinstance(name, str):
+            raise KeyError(name)
+        return self._values.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._values
+
+    def get(self, name: str, default: object = None) -> object:
+        return self._values.get(name, default)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -85,7 +101,8 @@ class Target:
     _mutable: tuple[tuple[str, bool], ...]
     _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
 
-    def __init__(self) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        # tvm.target.Target(text, host) is what a TVM user types first: point them the right way.
         raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
 
     @classmethod
@@ -242,15 +259,20 @@ class Target:
 
     # ---- copies ----------------------------------------------------------------------------
 
+    @with_stack_room
     def with_host(self, host: Target | str | Mapping[str, Any] | None) -> Target:
         """A copy with the host replaced (a Target, text or dict; None removes it)."""
         if host is not None and not isinstance(host, Target):
             host = parse(host, dialect=self._dialect) if isinstance(host, str) else \
                 from_json(host, dialect=self._dialect)
+        if host is not None and target_depth(host) >= MAX_TARGET_DEPTH:
+            raise TargetSyntaxError(f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
+                                    "and devices)")
         return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
                               keys=self._keys, host=host, attrs=self._attrs,
                               features=self._features, trace=self._traced)
 
+    @with_stack_room
     def with_attrs(self, changes: Mapping[str, Any]) -> Target:
         """A copy with attributes set (None removes one), validated like :func:`from_json`."""
         config = self.to_json()
@@ -302,7 +324,9 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     Raises :class:`TargetError` for anything TVM refuses (or crashes on).
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse() takes text, not {type(text).__name__}; use from_json() for dicts")
+        raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
+    if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
+        return _parse_uncached(text, dialect=dialect, environment=environment)
     outcome = _parse_memo(text, dialect, environment)
     if isinstance(outcome, Target):
         return outcome
@@ -311,6 +335,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
 # few target strings millions of times. Errors are kept too (and raised afresh each time).
+# Only texts of ordinary size are kept (see parse), so the memo's memory is bounded.
 @functools.lru_cache(maxsize=16384)
 def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Target | TargetError:
     try:
@@ -322,16 +347,15 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
         return error.with_traceback(None)
 
 
+@with_stack_room
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
     ctx = Context(_schema(dialect), environment, text, Target)
-    try:
-        return from_top_level_text(text, ctx)
-    except RecursionError:
-        raise TargetSyntaxError("target nested too deeply", source=text, offset=None) from None
+    return from_top_level_text(text, ctx)
 
 
+@with_stack_room
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
@@ -340,15 +364,15 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
             raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
         return parse(obj.lstrip(), dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
-        raise TypeError(f"from_json() takes a dict or JSON text, not {type(obj).__name__}")
+        raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
     ctx = Context(_schema(dialect), environment, None, Target)
     try:
         return from_config(truncate_strings(dict(obj)), ctx, Place())
     except UnencodableString:
         raise TargetSyntaxError("a string of the config is not UTF-8 (a lone surrogate), "
                                 "which TVM refuses") from None
-    except RecursionError:
-        raise TargetSyntaxError("target nested too deeply") from None
+    except TooDeep:
+        raise TargetSyntaxError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep") from None
 
 
 # ---- schema introspection -------------------------------------------------------------------

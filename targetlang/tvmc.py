@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._names import did_you_mean
+from ._stack import with_stack_room
 from ._resources import data_text
 from .errors import (
     AttributeTypeError,
@@ -39,6 +40,8 @@ from .errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    show,
+    type_name,
 )
 from ._ast import Word
 from ._dialects import load
@@ -180,7 +183,7 @@ def _syntax_error(message: str, text: str, offset: int) -> TargetSyntaxError:
 def read_entries(text: str) -> list[TvmcEntry]:
     """Read tvmc's ``--target`` text into its entries, without looking at what they name."""
     if not isinstance(text, str):
-        raise TypeError(f"read_entries() takes text, not {type(text).__name__}")
+        raise TypeError(f"read_entries() takes text, not {type_name(text)}")
     try:
         syntax = parse_tvmc_list(text)
     except SyntaxProblem as e:
@@ -357,6 +360,7 @@ class TvmcTarget:
         return f"TvmcTarget(codegens={self.codegens!r}, target={self._target!r})"
 
 
+@with_stack_room
 def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None, *,
                dialect: str = DEFAULT_DIALECT, environment: Environment | None = None
                ) -> TvmcTarget:
@@ -371,7 +375,7 @@ def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None
     ``text``.
     """
     if not isinstance(text, str):
-        raise TypeError(f"parse_tvmc() takes text, not {type(text).__name__}")
+        raise TypeError(f"parse_tvmc() takes text, not {type_name(text)}")
     given = _check_options(options)
     if text.strip().startswith("{"):
         if given:
@@ -429,7 +433,7 @@ def _check_options(options: Mapping[str, Mapping[str, Any]] | None) -> dict[str,
     if options is None:
         return {}
     if not isinstance(options, Mapping):
-        raise TypeError(f"options must be a dict of dicts, not {type(options).__name__}")
+        raise TypeError(f"options must be a dict of dicts, not {type_name(options)}")
     out: dict[str, dict[str, Any]] = {}
     for name, inner in options.items():
         if not isinstance(name, str) or not isinstance(inner, Mapping):
@@ -514,10 +518,26 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
             return False
         raise _type_error(spec, option, repr(value), text, offset)
     if option.type is INT:
-        if re.fullmatch(r"\s*[+-]?\d+\s*", value):
-            return int(value)
+        number = _python_int(value)
+        if number is not None:
+            return number
         raise _type_error(spec, option, repr(value), text, offset)
     return [item for item in value.split(",") if item]
+
+
+def _python_int(text: str) -> int | None:
+    """``int(text)`` as tvmc's argparse called it, or None where that raised ValueError.
+
+    Python refuses numbers of more than 4300 digits (its default
+    ``sys.get_int_max_str_digits()``); so does this, whatever the process' own setting.
+    """
+    match = re.fullmatch(r"\s*[+-]?(\d+)\s*", text)
+    if match is None or len(match.group(1)) > 4300:
+        return None
+    try:
+        return int(text)
+    except ValueError:  # a lower limit set by the process
+        return None
 
 
 def _typed_value(value: Any, option: CodegenOption | None, spec: CodegenSpec,
@@ -576,13 +596,24 @@ def _legacy_value(value: str, positions: Sequence[int], attr_type: AttrType | No
     return _escaped("".join(items), where) if items else _escaped(value, positions)
 
 
-def _stringify(value: Any) -> str:
-    """A per-kind option value from the ``options`` dict as legacy text."""
+def _stringify(value: Any, key: str = "", nested: bool = False) -> str:
+    """A per-kind option value from the ``options`` dict as legacy text.
+
+    tvmc's argparse gave strings, integers, bools and flat lists of them; anything else
+    (a dict, a list in a list, an integer Python cannot print) is an ``AttributeTypeError``.
+    """
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, (list, tuple)):
-        return ",".join(_stringify(v) for v in value)
-    return str(value)
+    if isinstance(value, (list, tuple)) and not nested:
+        return ",".join(_stringify(v, key, nested=True) for v in value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and value.bit_length() <= 14_000:  # within Python's 4300 digits
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    raise AttributeTypeError(f"option {key!r} must be a string, a number, a bool or a list of "
+                             f"them, not {type_name(value)}: {show(value)}")
 
 
 def _tvm_target(entry: TvmcEntry, extra: Mapping[str, Any], text: str, dialect: str,
@@ -619,14 +650,14 @@ def _tvm_target(entry: TvmcEntry, extra: Mapping[str, Any], text: str, dialect: 
     for key, value in extra.items():
         if key in written:
             mine = written[key].value
-            if isinstance(mine, str) and mine == _stringify(value):
+            if isinstance(mine, str) and mine == _stringify(value, key):
                 continue
             raise DuplicateAttributeError(
                 f"-{key} of {entry.name!r} is given twice with different values: "
-                f"{mine!r} in the text and {value!r} in options (--target-{entry.name}-{key})",
+                f"{mine!r} in the text and {show(value)} in options (--target-{entry.name}-{key})",
                 source=text, offset=written[key].key_offset)
         spec = attrs.get(key)
-        value_text = _stringify(value)
+        value_text = _stringify(value, key)
         word, _ = _legacy_value(value_text, [entry.offset] * (len(value_text) + 1),
                                 spec.type if spec is not None else None)
         piece = f" -{key}={word}"

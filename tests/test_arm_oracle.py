@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import targetlang as tl
-from conftest import REPO, SHARED
+from conftest import ORACLE_QUERY, REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
 import check_arm_features as check  # noqa: E402
@@ -60,7 +60,7 @@ def tvm_test_inputs() -> list[str]:
 @pytest.mark.oracle
 def test_tvm_feature_test_inputs_agree_with_tvm() -> None:
     texts = tvm_test_inputs()
-    answers = check.ask_query(texts, SHARED)
+    answers = check.ask_query(texts, ORACLE_QUERY)
     for text, answer in zip(texts, answers):
         problem = check.compare_target(text, answer)
         assert problem is None, problem
@@ -70,7 +70,7 @@ def test_tvm_feature_test_inputs_agree_with_tvm() -> None:
 def test_random_arm_differential_agrees_with_tvm() -> None:
     for name, run in (("triples", lambda rng: check.check_triples(rng, 2000)),
                       ("sets", lambda rng: check.check_sets(rng, 2000)),
-                      ("targets", lambda rng: check.check_targets(rng, 150, SHARED))):
+                      ("targets", lambda rng: check.check_targets(rng, 150, ORACLE_QUERY))):
         total, bad, *_ = run(random.Random(f"pytest-{name}"))
         assert total > 100
         assert bad == [], f"{name}: {bad[:5]}"

@@ -74,7 +74,7 @@ def test_check_reports_with_a_caret_and_exit_1(cli: list[str]) -> None:
     done = run(cli, "check", stdin="cuda -arch=sm_80\ncuda -arhc=sm_80\n")
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr == ("error: unknown attribute 'arhc' for target kind 'cuda' "
+    assert done.stderr == ("error: line 2: unknown attribute 'arhc' for target kind 'cuda' "
                            "(did you mean 'arch'?)\n"
                            "    cuda -arhc=sm_80\n"
                            "          ^\n")
@@ -100,9 +100,16 @@ def test_script_parse_reads_stdin_one_target_per_line() -> None:
     done = script("parse", stdin="cuda -arch=sm_80\nllvm -mcpu=x\n")
     assert done.returncode == 0
     assert [json.loads(line)["kind"] for line in done.stdout.splitlines()] == ["cuda", "llvm"]
-    bad = script("parse", stdin="llvm\ncuda -arch=\n")
-    assert bad.returncode == 1 and len(bad.stdout.splitlines()) == 1
-    assert bad.stderr == "error: empty value for attribute 'arch'\n    cuda -arch=\n               ^\n"
+    bad = script("parse", stdin="llvm\ncuda -arch=\nllvm -mcpu=x\n")
+    assert bad.returncode == 1
+    # Aligned with the input: the failed line prints an error object in its place.
+    lines = [json.loads(line) for line in bad.stdout.splitlines()]
+    assert [line.get("kind") for line in lines] == ["llvm", None, "llvm"]
+    assert lines[1] == {"line": 2, "input": "cuda -arch=", "error": {
+        "type": "TargetSyntaxError", "message": "empty value for attribute 'arch'",
+        "offset": 11, "path": None}}
+    assert bad.stderr == ("error: line 2: empty value for attribute 'arch'\n    cuda -arch=\n"
+                          "               ^\n")
 
 
 @needs_script
@@ -123,7 +130,7 @@ def test_script_check_valid_exits_0() -> None:
 def test_script_check_strict_warns_with_a_caret() -> None:
     done = script("check", "--strict", "llvm -opt-level=3x", "llvm -opt-level=3")
     assert done.returncode == 1
-    assert done.stderr == ("warning: -opt-level=3x is read as 3: TVM ignores 'x' after the "
+    assert done.stderr == ("warning: line 1: -opt-level=3x is read as 3: TVM ignores 'x' after the "
                            "number [int-suffix]\n"
                            "    llvm -opt-level=3x\n"
                            "                     ^\n")

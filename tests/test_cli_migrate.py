@@ -24,9 +24,13 @@ def test_migrate_prints_tvm_027_json() -> None:
 
 
 def test_migrate_reads_standard_input_and_reports_errors_with_a_caret() -> None:
-    code, out, err = cli("migrate", stdin="cuda -model=v100\ncuda -arhc=sm_80\n")
-    assert code == 1 and len(out.splitlines()) == 1 and json.loads(out)["model"] == "v100"
-    assert err.startswith("error: unknown attribute 'arhc'") and "    cuda -arhc=sm_80\n" in err
+    code, out, err = cli("migrate", stdin="cuda -model=v100\ncuda -arhc=sm_80\nllvm\n")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(lines) == 3 and lines[0]["model"] == "v100"
+    assert lines[1]["line"] == 2 and lines[1]["error"]["type"] == "UnknownAttributeError"
+    assert lines[2]["kind"] == "llvm"
+    assert err.startswith("error: line 2: unknown attribute 'arhc'")
+    assert "    cuda -arhc=sm_80\n" in err
 
 
 def test_migrate_warns_on_a_line_and_config_carries_it() -> None:

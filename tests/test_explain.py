@@ -37,8 +37,17 @@ def test_tag_and_its_host() -> None:
     assert sources(node) == {a["name"]: "default" if defaults.get(a["name"]) == a["value"]
                              else "tag" for a in node["attrs"]}
     assert sources(node)["arch"] == "tag" and sources(node)["max_num_threads"] == "default"
+    assert set(sources(node).values()) == {"tag", "default"}
     assert node["host"]["source"] == "tag"
-    assert set(sources(node["host"]).values()) == {"tag"}
+    assert sources(node["host"])["mcpu"] == "tag"
+
+
+def test_a_tag_does_not_claim_the_kinds_defaults() -> None:
+    node = explain("nvidia/jetson-nano")
+    assert sources(node) == {"arch": "tag", "max_shared_memory_per_block": "tag",
+                             "max_threads_per_block": "tag", "registers_per_block": "tag",
+                             "max_num_threads": "default", "thread_warp_size": "default"}
+    assert {k["source"] for k in node["keys"]} == {"default"}
 
 
 def test_keys() -> None:

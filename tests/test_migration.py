@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import ORACLE_DIR, SHARED
+from conftest import ORACLE_DIR, ORACLE_QUERY, ORACLE_SKIP, TOPHUB
 from targetlang.strategies import malformed_strings, target_strings, targets
 
 GOLDEN = Path(__file__).parent / "data" / "migration" / "golden.jsonl"
@@ -70,7 +70,7 @@ def test_golden_migration(row: dict[str, Any]) -> None:
 
 
 def test_every_tophub_target_is_in_the_golden_file() -> None:
-    corpus = (SHARED / "corpora" / "tophub-targets.txt").read_text(encoding="utf-8").split("\n")
+    corpus = (TOPHUB / "tophub-targets.txt").read_text(encoding="utf-8").split("\n")
     inputs = {r["input"] for r in ROWS}
     assert {t for t in corpus if t} <= inputs
     assert sum(1 for r in ROWS if r["dialect"] == "tvm-0.6" and r["input"] in corpus) == 12
@@ -240,9 +240,9 @@ def test_property_round_trip_in_every_release(dialect: str, data: st.DataObject)
 def test_live_tvm_027_accepts_migrated_tophub_targets() -> None:
     python = ORACLE_DIR / "bin" / "tvm027-python"
     if not python.exists():
-        pytest.skip("no TVM 0.27 oracle")
+        pytest.skip(ORACLE_SKIP.replace("tvm021-python", "tvm027-python"))
     lines = [json.dumps(r["migrated"]) for r in ROWS]
-    done = subprocess.run([str(python), str(SHARED / "oracle" / "query.py"), "--mode", "accept"],
+    done = subprocess.run([str(python), str(ORACLE_QUERY), "--mode", "accept"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True,
                           timeout=600, check=True)
     answers = [json.loads(line) for line in done.stdout.splitlines()]
@@ -278,7 +278,7 @@ def _without_features(value: Any) -> Any:
 def test_live_tvm_027_reads_targetjson_as_the_tvm_027_dialect() -> None:
     python = ORACLE_DIR / "bin" / "tvm027-python"
     if not python.exists():
-        pytest.skip("no TVM 0.27 oracle")
+        pytest.skip(ORACLE_SKIP.replace("tvm021-python", "tvm027-python"))
     env = tl.Environment(system_triple="x86_64-conda-linux-gnu", cuda_arch="sm_50",
                          rocm_arch="gfx900", rocm_api_version=305)  # the 0.27 wheel's LLVM
     samples: list[dict[str, Any]] = []
@@ -291,7 +291,7 @@ def test_live_tvm_027_reads_targetjson_as_the_tvm_027_dialect() -> None:
     collect()
     samples += [{"kind": "webgpu", "supports_subgroups": True},
                 {"kind": "webgpu", "thread_warp_size": 4}]
-    done = subprocess.run([str(python), str(SHARED / "oracle" / "query.py"), "--mode", "accept"],
+    done = subprocess.run([str(python), str(ORACLE_QUERY), "--mode", "accept"],
                           input="".join(json.dumps(s) + "\n" for s in samples),
                           capture_output=True, text=True, timeout=600, check=True)
     for sample, line in zip(samples, done.stdout.splitlines()):

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import ORACLE_TVM021, SHARED
+from conftest import ORACLE_QUERY, ORACLE_TVM021
 from targetlang.strategies import malformed_strings, target_strings
 
 ENV = tl.Environment.no_gpu()
-QUERY = SHARED / "oracle" / "query.py"
+QUERY = ORACLE_QUERY
 
 
 def ask_tvm(texts: list[str]) -> list[dict[str, object]]:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import doctest
 import io
+import os
 import re
 import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +89,18 @@ def test_readme_console_examples_print_what_the_readme_shows() -> None:
         if head is not None:
             shown = "".join(shown.splitlines(keepends=True)[:head])
         assert shown == expected, command
+
+
+def test_readme_strategies_example_passes_cold_under_default_settings(tmp_path: Path) -> None:
+    # A user's first run: a fresh interpreter, no Hypothesis database or Unicode tables yet,
+    # Hypothesis' default settings (the suite's "ci" profile would hide too_slow).
+    block = re.search(r"```python\n(from hypothesis import given\nfrom targetlang.strategies"
+                      r".*?)```", README, re.S)
+    assert block is not None
+    script = ("def my_tool(value):\n    return value\n\n" + block.group(1)
+              + "\ntest_my_tool_keeps_targets()\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HYPOTHESIS")}
+    env["HOME"] = str(tmp_path)
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -293,9 +293,9 @@ def test_codegen_facts_come_from_tvm() -> None:
 
 
 def test_tvmc_grammar_is_strict_lalr() -> None:
-    from importlib import resources
+    from targetlang._resources import grammar_text
 
-    text = resources.files("targetlang.grammar").joinpath("tvmc.lark").read_text("utf-8")
+    text = grammar_text("tvmc.lark")
     Lark(text, parser="lalr", lexer="contextual", strict=True, start=["targets", "kind_option"])
 
 

@@ -1,0 +1,468 @@
+"""Components: known processors and accelerators, each a target plus what is said of it.
+
+``component(name)`` looks a name up in the component database of a dialect:
+
+* every registered tag of the dialect (``nvidia/geforce-rtx-3080``, ``raspberry-pi/4b-aarch64``);
+* the boards and phones of TVM's ``arm_cpu(model)`` as ``arm_cpu/<model>`` (``arm_cpu/rasp3b``,
+  ``arm_cpu/pixel2``): the target ``tvm.target.arm_cpu(model)`` built;
+* GPU products with their architecture, from NVIDIA's tables (CUTLASS's hardware list, and
+  NVIDIA's CUDA GPUs list as Ollama's documentation transcribes it) and AMD's ROCm
+  specifications (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is
+  ``rocm -mcpu=gfx90a``); a product that is also a tag of the dialect is that tag;
+* CPU names LLVM knows: an AArch64 CPU (``cortex-a72``) is ``llvm -mtriple=aarch64-linux-gnu
+  -mcpu=...``, an x86 CPU (``skylake``) ``llvm -mtriple=x86_64-linux-gnu -mcpu=...``, an
+  AArch32-only A-profile CPU (``cortex-a9``) ``llvm -mtriple=armv7l-linux-gnueabihf
+  -mcpu=...`` -- the triples of TVM's own Linux board presets. A CPU LLVM knows for both
+  AArch64 and Arm reads as AArch64; ``generic`` names no CPU. Give ``-mtriple`` yourself
+  (``parse``) for another OS.
+
+The facts come from ``_data/components.json`` (``scripts/generate_components.py``, each row
+with its source) and the dialect's tags.
+
+Names are matched without regard to case, spaces, ``-`` and ``_``, in three rounds; the first
+round that finds something decides, and finding two components there is an ambiguity:
+
+1. the full name: a tag (``nvidia/nvidia-a100``), a product (``NVIDIA H200``), a CPU;
+2. shorter names: a tag without its namespace (``jetson orin nano``) or with only its
+   vendor (``AWS c5.xlarge``), a name without its leading brand words
+   (:data:`BRAND_WORDS`: ``A100``, ``rtx 3080``, ``MI250X``), a product without the variant
+   in parentheses (``MI50`` for both ``MI50 (16GB)`` and ``MI50 (32GB)``), a board without
+   the instruction set its tag ends with (``raspberry pi 4b``);
+3. a board's model without its revision letter (``raspberry pi 4`` for ``4b``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Union
+
+from ._resources import data_text
+from .errors import ConfigError, TargetError
+from .target import DEFAULT_DIALECT, Target, from_json, parse, tags
+
+__all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
+           "UnknownComponentError", "component", "component_names"]
+
+#: Words that lead product names without naming the product: vendors and product lines.
+BRAND_WORDS = ("nvidia", "amd", "apple", "aws", "geforce", "quadro", "tesla", "radeon", "pro",
+               "instinct")
+#: Instruction-set words a board's tag may end with (``raspberry-pi/4b-aarch64``).
+_ISA_WORDS = ("aarch64", "arm64", "armv7l", "x86_64", "riscv64")
+#: CPU families of the database, in the order that decides a CPU both know.
+_CPU_FAMILIES = ("aarch64", "x86_64", "arm")
+
+
+class UnknownComponentError(TargetError):
+    """No component of the database has that name (the message lists the closest)."""
+
+
+class AmbiguousComponentError(TargetError):
+    """More than one component has that name (the message lists them)."""
+
+
+# ---- the value -------------------------------------------------------------------------------
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    names = {bool: "bool", int: "int", float: "float", str: "string", list: "array",
+             tuple: "array", dict: "object"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _plain(value: object, path: str) -> Any:
+    """A private, plain-JSON copy of a property value (tuples read as arrays)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ConfigError("a property is plain JSON; not a number is not", path=path)
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ConfigError(f"a property's keys are strings, not {_type_name(key)}",
+                                  path=path)
+            out[key] = _plain(item, f"{path}.{key}")
+        return out
+    raise ConfigError(f"a property is plain JSON, not {_type_name(value)}", path=path)
+
+
+def read_properties(value: object, path: str) -> Mapping[str, Any]:
+    """Properties as given (a mapping; a string is the OS, as the seed writes ``Linux``)."""
+    if value is None:
+        return MappingProxyType({})
+    if isinstance(value, str):
+        value = {"os": value}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"properties are an object (or a string: the OS), not "
+                          f"{_type_name(value)}", path=path)
+    out: dict[str, Any] = {}
+    for key in sorted(value, key=str):
+        where = f"{path}.{key}" if path else str(key)
+        if not isinstance(key, str) or not key:
+            raise ConfigError("a property's name is a non-empty string", path=where)
+        out[key] = _plain(value[key], where)
+    if "os" in out and not isinstance(out["os"], str):
+        raise ConfigError(f"the os property is a string, not {_type_name(out['os'])}",
+                          path=f"{path}.os" if path else "os")
+    return MappingProxyType(out)
+
+
+def _target_text(target: Target) -> str:
+    try:
+        return target.to_string()
+    except TargetError:  # pragma: no cover - canonical text never fails; JSON is its fallback
+        return json.dumps(target.to_json(), separators=(",", ":"))
+
+
+class Component:
+    """A known processor or accelerator: a name, a :class:`Target`, properties (``os``, ...).
+
+    ``Component(name, target, properties)``: ``target`` is a Target, target text or a
+    TargetJSON dict (read in ``dialect``); ``name`` may be None for the target's own text.
+    Immutable; ``==`` and ``hash`` follow :meth:`to_json`.
+    """
+
+    __slots__ = ("_name", "_target", "_properties", "_key")
+
+    _name: str
+    _target: Target
+    _properties: Mapping[str, Any]
+    _key: str | None
+
+    def __init__(self, name: str | None, target: Target | str | Mapping[str, Any],
+                 properties: Mapping[str, Any] | str | None = None, *,
+                 dialect: str = DEFAULT_DIALECT) -> None:
+        if isinstance(target, str):
+            target = parse(target, dialect=dialect)
+        elif isinstance(target, Mapping):
+            target = from_json(target, dialect=dialect)
+        elif not isinstance(target, Target):
+            raise ConfigError(f"a component's target is a Target, target text or a "
+                              f"TargetJSON object, not {_type_name(target)}", path="target")
+        if name is None:
+            name = _target_text(target)
+        if not isinstance(name, str) or not name:
+            raise ConfigError("a component's name is a non-empty string", path="name")
+        self._name = name
+        self._target = target
+        self._properties = read_properties(properties, "properties")
+        self._key = None
+
+    @property
+    def name(self) -> str:
+        """The canonical name (a tag, a product as its source writes it, a CPU)."""
+        return self._name
+
+    @property
+    def target(self) -> Target:
+        return self._target
+
+    @property
+    def properties(self) -> Mapping[str, Any]:
+        """What the architecture says of it besides the target (``{"os": "linux"}``)."""
+        return self._properties
+
+    def with_properties(self, properties: Mapping[str, Any] | str | None = None,
+                        **more: Any) -> Component:
+        """A copy with properties added (a value None removes one)."""
+        merged = dict(self._properties)
+        for key, value in {**dict(read_properties(properties, "properties")), **more}.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        return Component(self._name, self._target, merged)
+
+    @classmethod
+    def from_target(cls, target: Target, properties: Mapping[str, Any] | None = None
+                    ) -> Component:
+        """A component named by its target's canonical text."""
+        return cls(None, target, properties)
+
+    def to_json(self) -> dict[str, Any]:
+        """``name``, ``dialect`` (when not tvm-0.21), ``target`` and ``properties`` (when set)."""
+        out: dict[str, Any] = {"name": self._name}
+        if self._target.dialect != DEFAULT_DIALECT:
+            out["dialect"] = self._target.dialect
+        out["target"] = self._target.to_json()
+        if self._properties:
+            out["properties"] = json.loads(json.dumps(dict(self._properties)))
+        return out
+
+    def _identity(self) -> str:
+        if self._key is None:
+            self._key = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Component):
+            return NotImplemented
+        return self is other or self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_key") and name != "_key":
+            raise AttributeError(f"Component is immutable; cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._name, self._target.to_json(), self._target.dialect,
+                           dict(self._properties)))
+
+    def __repr__(self) -> str:
+        props = f", {dict(self._properties)!r}" if self._properties else ""
+        return f"Component({self._name!r}, {_target_text(self._target)!r}{props})"
+
+
+def _rebuild(name: str, target: dict[str, Any], dialect: str,
+             properties: dict[str, Any]) -> Component:
+    return Component(name, from_json(target, dialect=dialect), properties)
+
+
+#: What reads as a component: a Component, or a name of the database.
+ComponentLike = Union[Component, str]
+
+
+# ---- the database ------------------------------------------------------------------------------
+
+def normal(name: str) -> str:
+    """A name without case, spaces, ``-``, ``_`` (and a tag's ``/``): what lookups compare."""
+    return re.sub(r"[\s_\-/]+", "", name).casefold()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One component of the database: its name, how it is built, and where it comes from."""
+
+    name: str
+    origin: str  # "tag", "product" or "cpu"
+    target: Target
+    sources: tuple[Mapping[str, Any], ...]
+    names: tuple[str, ...]  # round 1
+    short_names: tuple[str, ...]  # round 2
+
+    def component(self) -> Component:
+        return Component(self.name, self.target, _os_properties(self.target))
+
+
+def _os_properties(target: Target) -> dict[str, Any]:
+    """``{"os": ...}`` where the target's (or its host's) triple names an OS."""
+    for t in (target, target.host):
+        triple = t.attrs.get("mtriple") if t is not None else None
+        if isinstance(triple, str):
+            parts = triple.split("-")[1:]
+            for word, os_name in (("android", "android"), ("linux", "linux"), ("macos", "macos"),
+                                  ("darwin", "macos"), ("windows", "windows")):
+                if any(p.startswith(word) for p in parts):
+                    return {"os": os_name}
+    return {}
+
+
+def _without_brands(words: list[str]) -> Iterator[str]:
+    """Each name left after dropping one or more leading brand words (never all words)."""
+    index = 0
+    while index < len(words) - 1 and words[index].casefold() in BRAND_WORDS:
+        index += 1
+        yield normal("".join(words[index:]))
+
+
+def _tag_short_names(tag: str, target: Target) -> list[str]:
+    namespace, _, leaf = tag.rpartition("/")
+    words = leaf.split("-")
+    found = [normal(leaf), normal(namespace.split("/")[0] + leaf), *_without_brands(words)]
+    triple = next((t.attrs.get("mtriple") for t in (target, target.host)
+                   if t is not None and isinstance(t.attrs.get("mtriple"), str)), None)
+    if len(words) > 1 and words[-1] in _ISA_WORDS and isinstance(triple, str) \
+            and triple.startswith(words[-1]):
+        found.append(normal(namespace.split("/")[0] + "".join(words[:-1])))
+        found.append(normal("".join(words[:-1])))
+    return found
+
+
+def tag_names_index(tag_names: Iterable[str]) -> dict[str, list[str]]:
+    """Tags by the names a product table may give them: the tag's last part, alone or after
+    its vendor (``geforce-rtx-3080``, ``nvidia geforce rtx 3080``)."""
+    index: dict[str, list[str]] = {}
+    for tag in tag_names:
+        vendor, _, leaf = tag.rpartition("/")
+        for key in dict.fromkeys((normal(leaf), normal(vendor.split("/")[0] + leaf))):
+            index.setdefault(key, []).append(tag)
+    return index
+
+
+def product_tags(name: str, index: Mapping[str, list[str]]) -> list[str]:
+    """The tags a product name names: as written, else without its leading brand words
+    (``NVIDIA Quadro P520`` is ``nvidia/p520``)."""
+    words = name.split()
+    found = index.get(normal(name), [])
+    for start in range(1, len(words)):
+        if found or words[start - 1].casefold() not in BRAND_WORDS:
+            break
+        found = index.get(normal("".join(words[start:])), [])
+    return list(found)
+
+
+@functools.cache
+def _facts() -> Mapping[str, Any]:
+    data: Mapping[str, Any] = json.loads(data_text("components.json"))
+    return data
+
+
+@dataclass(frozen=True)
+class _Database:
+    entries: Mapping[str, Entry]
+    rounds: tuple[Mapping[str, tuple[str, ...]], Mapping[str, tuple[str, ...]]]
+
+
+def _index(entries: Mapping[str, Entry], attr: str) -> Mapping[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = {}
+    for entry in entries.values():
+        for key in getattr(entry, attr):
+            if entry.name not in table.setdefault(key, []):
+                table[key].append(entry.name)
+    return {key: tuple(names) for key, names in table.items()}
+
+
+@functools.cache
+def _database(dialect: str) -> _Database:
+    facts = _facts()
+    sources = facts["sources"]
+    registered = tags(dialect)
+    entries: dict[str, Entry] = {}
+    aliases: dict[str, list[tuple[str, tuple[Mapping[str, Any], ...]]]] = {}
+
+    def cites(row: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        return tuple({**sources[c["source"]], "line": c["line"], "row": c["row"]}
+                     for c in row["sources"])
+
+    index = tag_names_index(list(registered))
+    own_tag: dict[str, str] = {}  # product name -> the tag of this dialect it names
+    for row in facts["products"]:
+        found = [row["tag"]] if row.get("tag") in registered else product_tags(row["name"], index)
+        if len(found) == 1:
+            own_tag[row["name"]] = found[0]
+            aliases.setdefault(found[0], []).append((row["name"], cites(row)))
+    for tag, target in registered.items():
+        extra = aliases.get(tag, [])
+        short = _tag_short_names(tag, target)
+        for name, _ in extra:
+            short += [normal(name), *_without_brands(name.split())]
+        entries[tag] = Entry(tag, "tag", target,
+                             ({**sources["tvm-tags"], "tag": tag},
+                              *(c for _, more in extra for c in more)),
+                             (normal(tag),), tuple(dict.fromkeys(short)))
+    from .presets import arm_cpu, arm_cpu_models
+
+    for model in arm_cpu_models():
+        try:
+            target = arm_cpu(model, dialect=dialect)
+        except TargetError:
+            continue  # a dialect that reads no text
+        name = f"arm_cpu/{model}"
+        entries[name] = Entry(name, "preset", target, ({**sources["tvm-presets"],
+                                                        "model": model},),
+                              (normal(name),), (normal(model),))
+    for row in facts["products"]:
+        if row["name"] in own_tag:
+            continue
+        try:
+            target = from_json(row["target"], dialect=dialect)
+        except TargetError:
+            continue  # a dialect without that kind
+        words = row["name"].split()
+        short = [*_without_brands(words)]
+        plain = re.fullmatch(r"(.+?)\s*\([^()]*\)", row["name"])
+        if plain:  # "MI50 (32GB)" is a variant of the MI50, "GB10 (DGX Spark)" the GB10
+            stem = plain.group(1).split()
+            short += [normal("".join(stem)), *_without_brands(stem)]
+        entries[row["name"]] = Entry(row["name"], "product", target, cites(row),
+                                     (normal(row["name"]),), tuple(dict.fromkeys(short)))
+    seen: set[str] = {normal(name) for name in entries}
+    for family in _CPU_FAMILIES:
+        info = facts["cpus"][family]
+        names = sorted(info["names"], key=lambda n: ("_" in n, n))  # '-' spellings first
+        for cpu in names:
+            if cpu == "generic" or normal(cpu) in seen:
+                continue
+            if family == "arm" and not cpu.startswith("cortex-a"):
+                continue  # M- and R-profile CPUs are not Linux hosts
+            try:
+                target = from_json({"kind": "llvm", "mtriple": info["triple"], "mcpu": cpu},
+                                   dialect=dialect)
+            except TargetError:
+                continue
+            seen.add(normal(cpu))
+            entries[cpu] = Entry(cpu, "cpu", target, ({**sources[info["source"]],
+                                                      "family": family},), (normal(cpu),), ())
+    return _Database(MappingProxyType(entries), (_index(entries, "names"),
+                                                 _index(entries, "short_names")))
+
+
+def _is_board(entry: Entry) -> bool:
+    """A tag of a CPU board: only there a trailing letter is a revision (a GPU's ``M`` is a
+    mobile part: ``GT 640`` is not the ``GT 640M``)."""
+    from ._specialize import device_type
+
+    return entry.origin == "tag" and device_type(entry.target) == 1
+
+
+def component_names(dialect: str = DEFAULT_DIALECT) -> tuple[str, ...]:
+    """The canonical names of the database: tags, presets, products, then CPUs."""
+    return tuple(_database(dialect).entries)
+
+
+def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
+    """The database entry a name stands for, and the round that found it (1, 2 or 3)."""
+    if not isinstance(name, str):
+        raise UnknownComponentError(f"a component name is a string, not {_type_name(name)}")
+    db = _database(dialect)
+    key = normal(name)
+    found: tuple[str, ...] = ()
+    round_number = 0
+    for round_number, table in enumerate(db.rounds, 1):
+        found = table.get(key, ())
+        if found:
+            break
+    if not found and key and key[-1].isdigit():
+        round_number = 3
+        found = tuple(dict.fromkeys(
+            n for table in db.rounds for letter in "abcdefghijklmnopqrstuvwxyz"
+            for n in table.get(key + letter, ()) if _is_board(db.entries[n])))
+    if len(found) == 1:
+        return db.entries[found[0]], round_number
+    if found:
+        listed = ", ".join(found)
+        raise AmbiguousComponentError(
+            f"component name {name!r} is ambiguous: it names {listed}; give one of those "
+            "names")
+    close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12, cutoff=0.6)
+    names = list(dict.fromkeys(n for k in close for table in db.rounds
+                               for n in table.get(k, ())))[:5]
+    hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
+    raise UnknownComponentError(
+        f"unknown component {name!r} in dialect {dialect}{hint} (the database: every "
+        "registered tag, GPU products, CPU names; `targetlang component --list`)")
+
+
+def component(name: str, *, dialect: str = DEFAULT_DIALECT) -> Component:
+    """The component a tag, product or CPU name stands for (see the module docstring).
+
+    >>> component("rtx 3080").target.attrs["arch"]
+    'sm_86'
+    """
+    entry, _ = find(name, dialect)
+    return entry.component()
