@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ._names import did_you_mean
-from ._config_schema import ComponentSpec, facts
+from ._schema.compilation import ComponentSpec, facts
 from .errors import ConfigError, type_name
 
 __all__ = ["Executor", "Runtime", "ComponentLike"]

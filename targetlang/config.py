@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Union
 
+from ._lower.dialects import DIALECTS, dialect_extends
+from ._lower.specialize import device_type
 from ._names import did_you_mean, json_path
-from ._config_schema import facts
-from ._dialects import DIALECTS, dialect_extends
-from ._specialize import device_type
+from ._schema.compilation import facts
 from .backends import ComponentLike, Executor, Runtime
 from .environment import Environment
 from .errors import ConfigError, TargetError, type_name

@@ -30,17 +30,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._dialects import DIALECTS, load, releases
+from ._lower.dialects import DIALECTS, load, releases
 from ._names import json_path
+from ._schema.compilation import facts
 from ._stack import with_stack_room
+from .backends import Executor, Runtime
+from .config import CompilationConfig
 from .environment import Environment
 from .errors import TargetError, type_name
 from .target import Target, from_json, parse
-
-if TYPE_CHECKING:
-    from .config import CompilationConfig
 
 __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
            "migrate_config"]
@@ -293,9 +293,6 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
     target's. Without any of them, executor and runtime are None (TVM's defaults). What the
     chosen executor does not take is named in a :class:`MigrationWarning`.
     """
-    from .backends import Executor, Runtime
-    from .config import CompilationConfig
-    from ._config_schema import facts
 
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)

@@ -24,11 +24,11 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("targetlang.strategies needs Hypothesis: "
                       "pip install 'targetlang[strategies]'") from e
 
-from . import _tvm_rules as rules
-from ._dialects import load
-from ._grammar import parse_target_text, plain_target_parser
-from ._schema import AttrSpec, KindSpec
-from ._types import BOOL, INT, STR, TARGET, AttrType
+from ._lower.dialects import load
+from ._schema.facts import AttrSpec, KindSpec
+from ._schema.types import BOOL, INT, STR, TARGET, AttrType
+from ._syntax import rules
+from ._syntax.grammar import parse_target_text, plain_target_parser
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags
 

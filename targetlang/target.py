@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import _format
-from ._lower import (
+from ._formats import text as _format
+from ._lower.core import (
     MAX_JSON_DEPTH,
     MAX_TARGET_DEPTH,
     Context,
@@ -21,13 +21,13 @@ from ._lower import (
     target_depth,
     truncate_strings,
 )
-from ._dialects import DIALECTS, load
+from ._lower.dialects import DIALECTS, load
 from ._memo import ORDINARY_CHARS
-from ._schema import DialectSchema, KindSpec
+from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
 
 if TYPE_CHECKING:
-    from ._trace import Trace
+    from ._lower.trace import Trace
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError, type_name
 
@@ -164,7 +164,7 @@ class Target:
     @property
     def _trace(self) -> Trace:
         """Where each value came from, as the lowering read it (see ``_trace.py``)."""
-        from ._trace import Trace  # on first use: only explain, lint and diff read traces
+        from ._lower.trace import Trace  # on first use: only explain, lint and diff read traces
 
         traced = self._traced
         if type(traced) is not Trace:
@@ -243,7 +243,7 @@ class Target:
         ``cuda -arch=sm_80 -compiler=tensorrt`` (dialect ``collage``) specializes
         ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_specialize.py``.
         """
-        from ._specialize import specializes  # on first use: kept out of start-up
+        from ._lower.specialize import specializes  # on first use: kept out of start-up
 
         return specializes(self, other)
 
@@ -294,7 +294,7 @@ def _plain(value: AttrValue) -> Any:
 
 @functools.lru_cache(maxsize=4096)
 def _tuning_key(target: Target) -> str:
-    from ._specialize import NOT_TUNING  # on first use: kept out of start-up
+    from ._lower.specialize import NOT_TUNING  # on first use: kept out of start-up
 
     config = {key: value for key, value in target.to_json().items()
               if key not in NOT_TUNING and value is not None}  # null: not given (-from_device)

@@ -29,9 +29,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._lower.dialects import load
 from ._names import did_you_mean
+from ._schema.resources import data_text
+from ._schema.types import BOOL, INT, STR, AttrType, array_of, parse_type
 from ._stack import with_stack_room
-from ._resources import data_text
+from ._syntax.ast import Word
+from ._syntax.grammar import SyntaxProblem, is_tvmc_kind_option, parse_tvmc_list
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -43,10 +47,6 @@ from .errors import (
     show,
     type_name,
 )
-from ._ast import Word
-from ._dialects import load
-from ._grammar import SyntaxProblem, is_tvmc_kind_option, parse_tvmc_list
-from ._types import BOOL, INT, STR, AttrType, array_of, parse_type
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 The first part restates, through ``targetlang.parse``, what TVM's tests assert
 (``tests/cpp/target/parsers/aprofile_test.cc``, ``mprofile_test.cc``,
 ``tests/python/target/test_arm_target.py``, ``test_target_parser_mprofile.py`` at v0.21.0);
-the second checks pieces of ``targetlang._arm`` directly.
+the second checks pieces of ``targetlang._lower.arm`` directly.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 import targetlang as tl
 from conftest import REPO
-from targetlang import _arm
+from targetlang._lower import arm as _arm
 
 APROFILE = ("is_aarch64", "has_asimd", "has_sve", "has_dotprod", "has_matmul_i8",
             "has_fp16_simd", "has_sme")
@@ -207,7 +207,7 @@ def test_test_kind() -> None:
     assert dict(tl.parse("test").features) == {"is_test": True}
 
 
-# ---- targetlang._arm ----------------------------------------------------------------------
+# ---- targetlang._lower.arm ----------------------------------------------------------------------
 
 @pytest.mark.parametrize(("arch", "canonical"), [
     (b"armv7a", b"v7a"), (b"armebv7", b"v7"), (b"armv7eb", b"v7"), (b"arm", b"arm"),
@@ -287,7 +287,7 @@ def test_features_not_derived_read_as_none() -> None:
 
 
 def test_tables_are_loaded_lazily() -> None:
-    code = ("import targetlang; from targetlang import _arm; "
+    code = ("import targetlang; from targetlang._lower import arm as _arm; "
             "assert _arm.tables.cache_info().currsize == 0; "
             "targetlang.parse('llvm -mtriple=aarch64-linux-gnu'); "
             "assert _arm.tables.cache_info().currsize == 1; "

@@ -11,8 +11,8 @@ import pytest
 
 import targetlang as tl
 from conftest import REPO
-from targetlang._dialects import DIALECTS, Dialect, load, register, releases, unregister
-from targetlang._explain import explain
+from targetlang._lower.dialects import DIALECTS, Dialect, load, register, releases, unregister
+from targetlang._inspect.explain import explain
 from targetlang.cli import main
 
 

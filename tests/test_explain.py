@@ -8,8 +8,8 @@ import pytest
 
 import targetlang
 from targetlang import Environment
-from targetlang._diff import Change, diff, render as render_diff
-from targetlang._explain import explain, render
+from targetlang._inspect.diff import Change, diff, render as render_diff
+from targetlang._inspect.explain import explain, render
 
 
 def sources(node: dict[str, Any]) -> dict[str, str]:

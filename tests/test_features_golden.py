@@ -15,7 +15,7 @@ import pytest
 
 import targetlang as tl
 from golden import DATA
-from targetlang import _arm
+from targetlang._lower import arm as _arm
 
 ENV = tl.Environment.no_gpu(system_triple="x86_64-unknown-linux-gnu")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lark import Lark
 
-from targetlang._grammar import grammar_text, parse_target_text
+from targetlang._syntax.grammar import grammar_text, parse_target_text
 
 
 def test_grammar_is_strict_lalr() -> None:
@@ -37,7 +37,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from golden import records  # noqa: E402
-from targetlang._grammar import _fast_parse, parse_with_lark  # noqa: E402
+from targetlang._syntax.grammar import _fast_parse, parse_with_lark  # noqa: E402
 from targetlang.strategies import (grammar_sentences, malformed_strings,  # noqa: E402
                                    target_strings)
 
@@ -65,9 +65,9 @@ def test_fast_path_agrees_on_the_golden_corpus_and_takes_the_valid_texts() -> No
 
 # ---- the other fast paths ---------------------------------------------------------------
 
-from targetlang import _lower  # noqa: E402
-from targetlang._dialects import load  # noqa: E402
-from targetlang._types import parse_type  # noqa: E402
+from targetlang._lower import core as _lower  # noqa: E402
+from targetlang._lower.dialects import load  # noqa: E402
+from targetlang._schema.types import parse_type  # noqa: E402
 from targetlang.target import _parse_uncached  # noqa: E402
 
 _WORDS = st.one_of(st.text(alphabet="0123456789-+x,ab' \\", max_size=12),

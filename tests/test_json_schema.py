@@ -15,7 +15,7 @@ jsonschema = pytest.importorskip("jsonschema")
 import targetlang  # noqa: E402
 from golden import records  # noqa: E402
 from targetlang import Environment, TargetError  # noqa: E402
-from targetlang._json_schema import json_schema  # noqa: E402
+from targetlang._formats.json_schema import json_schema  # noqa: E402
 from targetlang.cli import main  # noqa: E402
 
 Doc = dict[str, Any]

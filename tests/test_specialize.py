@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import targetlang as tl
 from config_strategies import HALF, POOL, related_targets
-from targetlang._specialize import NOT_TUNING
+from targetlang._lower.specialize import NOT_TUNING
 from targetlang.target import Target
 
 

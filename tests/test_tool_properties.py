@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang._diff import diff
-from targetlang._explain import explain, render
+from targetlang._inspect.diff import diff
+from targetlang._inspect.explain import explain, render
 from targetlang.strategies import malformed_strings, target_strings, targets
 from targetlang.tvmc import codegens, read_entries
 

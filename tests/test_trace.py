@@ -10,8 +10,8 @@ import pytest
 
 import targetlang as tl
 from conftest import REPO, TOPHUB
-from targetlang._diff import diff
-from targetlang._explain import explain
+from targetlang._inspect.diff import diff
+from targetlang._inspect.explain import explain
 from targetlang.cli import main
 
 

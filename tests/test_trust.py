@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 import targetlang as tl
-from targetlang._lower import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
+from targetlang._lower.core import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
 from targetlang.errors import show, type_name
 
 HUGE = "1" * 4301
@@ -162,7 +162,7 @@ def test_the_memo_keeps_no_huge_text() -> None:
 # ---- found by scripts/adversarial.py ---------------------------------------------------------
 
 def test_lint_and_explain_read_a_release_dialect_text_as_its_reader_does() -> None:
-    from targetlang._explain import explain
+    from targetlang._inspect.explain import explain
 
     text = "llvm -mcpu=\x00"  # TVM 0.8's reader keeps the NUL (0.21's wrapper cut the text)
     tl.parse(text, dialect="tvm-0.8")
@@ -178,7 +178,7 @@ def test_parse_tvmc_options_take_only_what_tvmc_gave(value: object) -> None:
 
 
 def test_explain_reads_tvm_06_keys_without_quotes() -> None:
-    from targetlang._explain import explain
+    from targetlang._inspect.explain import explain
 
     text = "vulkan -keys=a'b,c"  # TVM 0.6 split -keys on commas; a quote is a character
     target = tl.parse(text, dialect="tvm-0.6")

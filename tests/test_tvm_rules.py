@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from targetlang import _tvm_rules as rules
+from targetlang._syntax import rules as rules
 
 # Every text of up to 7 characters over the characters the rules care about.
 ALPHABET = "a' \\,"

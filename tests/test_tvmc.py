@@ -293,7 +293,7 @@ def test_codegen_facts_come_from_tvm() -> None:
 
 
 def test_tvmc_grammar_is_strict_lalr() -> None:
-    from targetlang._resources import grammar_text
+    from targetlang._syntax.grammar import grammar_text
 
     text = grammar_text("tvmc.lark")
     Lark(text, parser="lalr", lexer="contextual", strict=True, start=["targets", "kind_option"])

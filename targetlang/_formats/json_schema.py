@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._schema import AttrSpec, KindSpec
-from ._types import BOOL, INT, STR, TARGET, AttrType
-from .target import DEFAULT_DIALECT, kinds
+from .._schema.facts import AttrSpec, KindSpec
+from .._schema.types import BOOL, INT, STR, TARGET, AttrType
+from ..target import DEFAULT_DIALECT, kinds
 
 __all__ = ["json_schema"]
 

@@ -14,12 +14,12 @@ import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from . import _tvm_rules as rules
-from ._dialects import load
-from .errors import TargetError
+from .._lower.dialects import load
+from .._syntax import rules
+from ..errors import TargetError
 
 if TYPE_CHECKING:
-    from .target import Target
+    from ..target import Target
 
 #: Hosts and devices nested deeper than this are written as JSON: each level of legacy
 #: quoting doubles the backslashes.

@@ -22,10 +22,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._dialects import dialect_extends, load
+from .dialects import dialect_extends, load
 
 if TYPE_CHECKING:
-    from .target import Target
+    from ..target import Target
 
 #: Fields of TargetJSON that are not attributes.
 _FIELDS = frozenset({"kind", "tag", "keys", "host"})

@@ -15,14 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from ._names import json_path
-from . import _tvm_rules as rules
-from ._ast import Option
-from ._grammar import SyntaxProblem, parse_target_text
-from ._parsers import Hook
-from ._schema import AttrSpec, DialectSchema, KindSpec
-from ._types import BOOL, INT, STR, TARGET, AttrType, array_of
-from .errors import (
+from .._names import json_path
+from .._schema.facts import AttrSpec, DialectSchema, KindSpec
+from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
+from .._syntax import rules
+from .._syntax.ast import Option
+from .._syntax.grammar import SyntaxProblem, parse_target_text
+from ..errors import (
     AttributeTypeError,
     DuplicateAttributeError,
     TargetError,
@@ -33,11 +32,12 @@ from .errors import (
     show,
     type_name,
 )
+from .hooks import Hook
 
 if TYPE_CHECKING:
-    from ._trace import Form
-    from .environment import Environment
-    from .target import Target
+    from ..environment import Environment
+    from ..target import Target
+    from .trace import Form
 
 _INT64 = (-(2**63), 2**63 - 1)
 

@@ -11,7 +11,7 @@ end), so that errors found in interpreted text point at the characters the user 
 
 from __future__ import annotations
 
-from .errors import show
+from ..errors import show
 
 QUOTE = "'"
 ESCAPE = "\\"

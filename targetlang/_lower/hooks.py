@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import _arm
-from .environment import Environment
-from ._tvm_rules import int64_from_decimal
-from .errors import AttributeTypeError, TargetValueError, show, type_name
+from .._syntax.rules import int64_from_decimal
+from ..environment import Environment
+from ..errors import AttributeTypeError, TargetValueError, show, type_name
+from . import arm as _arm
 
 Config = dict[str, Any]
 Features = dict[str, Any]

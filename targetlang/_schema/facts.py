@@ -8,8 +8,6 @@ them types. Which dialects exist, and how each reads text, is the registry's bus
 
 from __future__ import annotations
 
-from ._resources import data_text
-
 import functools
 import json
 from collections.abc import Mapping
@@ -17,7 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ._types import AttrType, parse_type
+from .resources import data_text
+from .types import AttrType, parse_type
 
 #: Config fields that are not attributes: TVM's FromConfig takes them out first.
 #: (``tag``, ``keys`` and ``host`` are also registered as options of every kind.)

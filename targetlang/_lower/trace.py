@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, Literal, NamedTuple
 
-from ._ast import Option
+from .._syntax.ast import Option
 
 __all__ = ["Origin", "Trace", "Form"]
 

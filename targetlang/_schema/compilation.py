@@ -7,8 +7,6 @@ TVM's device names (``Device.DEVICE_NAME_TO_TYPE``).
 
 from __future__ import annotations
 
-from ._resources import data_text
-
 import functools
 import json
 from collections.abc import Mapping
@@ -16,7 +14,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ._types import AttrType, parse_type
+from .resources import data_text
+from .types import AttrType, parse_type
 
 _MISSING: Any = object()
 

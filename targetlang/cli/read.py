@@ -1,21 +1,17 @@
-"""The subcommands of ``targetlang``: parse, format, check, explain, diff, kinds, tags, schema, tvmc.
+"""Subcommands that read targets: parse, format, check, explain, diff, tvmc.
 
-Each ``_name(args, io)`` handler returns the exit code (``cli.main`` calls it); ``register``
+Each ``_name(args, io)`` handler returns an exit code (``cli.main`` calls it); ``register``
 adds their parsers.
 """
 
 from __future__ import annotations
 
 import argparse
-import fnmatch
-import functools
-import json
-from collections.abc import Sequence
 from typing import Any
 
-from ._names import did_you_mean
-from ._resources import data_text
-from .cli import (
+from ..errors import TargetError
+from ..target import Target, parse
+from .common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
@@ -24,14 +20,12 @@ from .cli import (
     add_environment,
     add_json,
     add_targets,
+    dump_json,
     error_json,
     error_object,
     quote_hint,
     run_each,
 )
-from .errors import TargetError, UnknownKindError
-from .target import Target, kinds, parse, tags
-
 
 
 def _add(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
@@ -93,30 +87,6 @@ def register(sub: Any) -> None:
                         "environment, target parser, ...)")
     p.set_defaults(handler=_diff)
 
-    p = _add(sub, "kinds", "list the target kinds, or show one with its attributes",
-             "List the target kinds of the dialect; with KIND, show its attributes, their "
-             "types and defaults.")
-    p.add_argument("names", nargs="*", metavar="KIND", help="kinds to show")
-    add_dialect(p)
-    add_json(p)
-    p.set_defaults(handler=_kinds)
-
-    p = _add(sub, "tags", "list the registered tags, or show one",
-             "List the registered tags of the dialect (NAME may be a glob: 'nvidia/*'); with "
-             "an exact NAME, show its target, each attribute with its type.")
-    p.add_argument("names", nargs="*", metavar="NAME", help="tags to show, or glob patterns")
-    p.add_argument("--kind", help="only tags of this kind")
-    add_dialect(p)
-    add_json(p)
-    p.set_defaults(handler=_tags)
-
-    p = _add(sub, "schema", "print the JSON Schema of TargetJSON",
-             "Print the JSON Schema (draft 2020-12) of TargetJSON in the dialect, for editors "
-             "and validators.")
-    add_dialect(p)
-    p.add_argument("--compact", action="store_true", help="one line of JSON")
-    p.set_defaults(handler=_schema)
-
     p = _add(sub, "tvmc", "read tvmc's --target lists (BYOC codegens, target, host)",
              "Read tvmc's multi-target syntax and print its codegens (with typed options) and "
              "the target with its host as JSON. Takes the list as TARGET, or as tvmc took "
@@ -137,18 +107,14 @@ def _read(args: argparse.Namespace, io: Io, text: str) -> Target:
     return parse(text, dialect=args.dialect, environment=io.environment(args))
 
 
-def _dump(value: Any, indent: int | None) -> str:
-    return json.dumps(value, indent=indent, ensure_ascii=False)
-
-
 def _print_error_json(io: Io, indent: int | None) -> Any:
     """What a batch prints for a failed input: the one convention of every JSON command."""
-    return lambda number, text, err: io.out(_dump(error_json(err, number, text), indent))
+    return lambda number, text, err: io.out(dump_json(error_json(err, number, text), indent))
 
 
 def _parse(args: argparse.Namespace, io: Io) -> int:
     indent = None if args.compact or not args.targets else 2
-    return run_each(args, io, lambda text: io.out(_dump(_read(args, io, text).to_json(), indent)),
+    return run_each(args, io, lambda text: io.out(dump_json(_read(args, io, text).to_json(), indent)),
                     _print_error_json(io, indent))
 
 
@@ -168,7 +134,7 @@ def _format(args: argparse.Namespace, io: Io) -> int:
 
 
 def _check(args: argparse.Namespace, io: Io) -> int:
-    from ._lint import lint
+    from .._inspect.lint import lint  # on first use: kept out of the command line's start-up
 
     status = EXIT_OK
     batch = io.batch(args)
@@ -185,7 +151,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
         if error is not None or warnings:
             status = EXIT_INVALID
         if args.json:
-            io.out(_dump({"input": text, "valid": error is None,
+            io.out(dump_json({"input": text, "valid": error is None,
                           "error": None if error is None else error_object(error),
                           "warnings": [{"code": w.code, "message": w.message, "offset": w.offset,
                                         "path": w.path} for w in warnings]}, None))
@@ -201,7 +167,10 @@ def _check(args: argparse.Namespace, io: Io) -> int:
 # ---- explain, diff ---------------------------------------------------------------------------
 
 def _explain(args: argparse.Namespace, io: Io) -> int:
-    from ._explain import explain, render
+    from .._inspect.explain import (  # on first use: kept out of the command line's start-up
+        explain,
+        render,
+    )
 
     first = True
 
@@ -209,7 +178,7 @@ def _explain(args: argparse.Namespace, io: Io) -> int:
         nonlocal first
         tree = explain(text, dialect=args.dialect, environment=io.environment(args))
         if args.json:
-            io.out(_dump(tree, 2 if args.targets else None))
+            io.out(dump_json(tree, 2 if args.targets else None))
             return
         if not first:
             io.out("")
@@ -221,7 +190,10 @@ def _explain(args: argparse.Namespace, io: Io) -> int:
 
 
 def _diff(args: argparse.Namespace, io: Io) -> int:
-    from ._diff import diff, render
+    from .._inspect.diff import (  # on first use: kept out of the command line's start-up
+        diff,
+        render,
+    )
 
     inputs = list(io.numbered(args))
     if len(inputs) != 2:
@@ -237,143 +209,19 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     a, b = read
     changes = diff(a, b)
     if args.json:
-        io.out(_dump([c.to_json(args.origins) for c in changes], 2))
+        io.out(dump_json([c.to_json(args.origins) for c in changes], 2))
     elif changes:
         io.out(render(changes, lambda part, style: io.paint(part, style), args.origins))
     return EXIT_INVALID if changes else EXIT_OK
 
 
-# ---- kinds, tags, schema -----------------------------------------------------------------------
-
-@functools.cache
-def _device_names() -> dict[int, str]:
-    table: dict[str, int] = json.loads(data_text("compilation.json"))["device_types"]
-    names: dict[int, str] = {}
-    # DLPack's names first (TVM's table also maps kinds and aliases: c, cl, llvm, ...).
-    for name in ("cpu", "cuda", "opencl", "vulkan", "metal", "vpi", "rocm", "ext_dev",
-                 "webgpu", "hexagon", *table):
-        if name in table:
-            names.setdefault(table[name], name)
-    return names
-
-
-def _unknown(kind: str, name: str, candidates: list[str]) -> UnknownKindError:
-    return UnknownKindError(f"unknown {kind} {name!r}{did_you_mean(name, candidates)}")
-
-
-def _kind_json(name: str, dialect: str) -> dict[str, Any]:
-    spec = kinds(dialect)[name]
-    attrs: dict[str, Any] = {}
-    for attr, a in sorted(spec.attrs.items()):
-        attrs[attr] = {"type": str(a.type), **({"default": a.default} if a.has_default else {})}
-    return {"device_type": spec.device_type, "device": _device_names().get(spec.device_type),
-            "default_keys": list(spec.default_keys), "attrs": attrs}
-
-
-def _kinds(args: argparse.Namespace, io: Io) -> int:
-    table = kinds(args.dialect)
-    for name in args.names:
-        if name not in table:
-            io.error(_unknown("target kind", name, list(table)))
-            return EXIT_INVALID
-    names = args.names or sorted(table)
-    if args.json:
-        io.out(_dump({name: _kind_json(name, args.dialect) for name in names}, 2))
-        return EXIT_OK
-    if not args.names:
-        rows: list[tuple[str, ...]] = [("kind", "device", "default keys", "attributes")]
-        for name in names:
-            spec = _kind_json(name, args.dialect)
-            rows.append((name, f"{spec['device']} ({spec['device_type']})",
-                         ", ".join(spec["default_keys"]) or "-", str(len(spec["attrs"]))))
-        io.out(_table(rows, io))
-        return EXIT_OK
-    for i, name in enumerate(names):
-        spec = _kind_json(name, args.dialect)
-        if i:
-            io.out("")
-        io.out(f"{io.paint(name, 'bold')}: device {spec['device']} ({spec['device_type']}), "
-               f"default keys: {', '.join(spec['default_keys']) or '(none)'}")
-        attr_rows: list[tuple[str, ...]] = [("attribute", "type", "default")]
-        attr_rows += [(attr, a["type"], json.dumps(a["default"]) if "default" in a else "")
-                 for attr, a in spec["attrs"].items()]
-        io.out(_table(attr_rows, io, indent="  "))
-    return EXIT_OK
-
-
-def _table(rows: Sequence[Sequence[str]], io: Io, indent: str = "") -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for n, row in enumerate(rows):
-        line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-        lines.append(indent + (io.paint(line, "dim") if n == 0 else line))
-    return "\n".join(lines)
-
-
-def _tags(args: argparse.Namespace, io: Io) -> int:
-    table = tags(args.dialect)
-    patterns = [n for n in args.names if any(c in n for c in "*?[")]
-    exact = [n for n in args.names if n not in patterns]
-    for name in exact:
-        if name not in table:
-            io.error(_unknown("tag", name, list(table)))
-            return EXIT_INVALID
-    if args.kind is not None and args.kind not in kinds(args.dialect):
-        io.error(_unknown("target kind", args.kind, list(kinds(args.dialect))))
-        return EXIT_INVALID
-    if exact and not patterns:
-        return _show_tags(exact, args, io)
-    names = [n for n in sorted(table)
-             if (not patterns or any(fnmatch.fnmatchcase(n, p) for p in patterns))
-             and (args.kind is None or table[n].kind == args.kind)]
-    if args.json:
-        io.out(_dump({n: table[n].to_json() for n in names}, 2))
-        return EXIT_OK
-    rows = [("tag", "kind", "arch / mcpu / model")]
-    for n in names:
-        target = table[n]
-        detail = next((str(target.attrs[a]) for a in ("arch", "mcpu", "model") if a in target.attrs),
-                      "")
-        rows.append((n, target.kind, detail))
-    io.out(_table(rows, io))
-    return EXIT_OK
-
-
-def _show_tags(names: list[str], args: argparse.Namespace, io: Io) -> int:
-    table = tags(args.dialect)
-    if args.json:
-        io.out(_dump({n: table[n].to_json() for n in names}, 2))
-        return EXIT_OK
-    for i, name in enumerate(names):
-        target = table[name]
-        spec = kinds(args.dialect)[target.kind]
-        if i:
-            io.out("")
-        io.out(f"{io.paint(name, 'bold')}: {target.kind}")
-        io.out(f"  {target.to_string()}")
-        rows = [("attribute", "type", "value")]
-        rows.append(("keys", "array<str>", json.dumps(list(target.keys))))
-        if target.host is not None:
-            rows.append(("host", "target", target.host.to_string()))
-        for attr, value in target.attrs.items():
-            shown = value.to_string() if isinstance(value, Target) else json.dumps(
-                list(value) if isinstance(value, tuple) else value)
-            rows.append((attr, str(spec.attrs[attr].type), shown))
-        io.out(_table(rows, io, indent="  "))
-    return EXIT_OK
-
-
-def _schema(args: argparse.Namespace, io: Io) -> int:
-    from ._json_schema import json_schema
-
-    io.out(_dump(json_schema(args.dialect), None if args.compact else 2))
-    return EXIT_OK
-
-
 # ---- tvmc ------------------------------------------------------------------------------------
 
 def _tvmc(args: argparse.Namespace, io: Io) -> int:
-    from .tvmc import parse_tvmc, parse_tvmc_args
+    from ..tvmc import (  # on first use: kept out of the command line's start-up
+        parse_tvmc,
+        parse_tvmc_args,
+    )
 
     for word in args.extra:
         if not word.startswith("--target-") or "=" not in word:
@@ -395,6 +243,6 @@ def _tvmc(args: argparse.Namespace, io: Io) -> int:
     def show(text: str) -> None:
         result = parse_tvmc(text, options, dialect=args.dialect,
                             environment=io.environment(args))
-        io.out(_dump(result.to_json(), indent))
+        io.out(dump_json(result.to_json(), indent))
 
     return run_each(args, io, show, _print_error_json(io, indent))

@@ -22,21 +22,21 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ._names import did_you_mean
-from ._ast import Option, Word
-from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
-from ._types import BOOL
-from ._schema import data_json
-from .errors import (
+from .._names import did_you_mean
+from .._schema.facts import data_json
+from .._schema.types import BOOL
+from .._syntax.ast import Option, Word
+from ..errors import (
     DuplicateAttributeError,
     TargetError,
     TargetSyntaxError,
     UnknownAttributeError,
     UnknownKindError,
 )
+from .core import Context, Place, from_config, from_config_string, from_raw_string, from_tag
 
 if TYPE_CHECKING:
-    from .target import Target
+    from ..target import Target
 
 __all__ = ["read_027", "read_06", "read_08"]
 

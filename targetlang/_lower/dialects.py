@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ._parsers import HOOKS_027, TARGET_PARSERS, Hook
-from ._schema import AttrSpec, DialectRules, DialectSchema, schema_extended, schema_from_data
-from ._types import STR
+from .._schema.facts import AttrSpec, DialectRules, DialectSchema, schema_extended, schema_from_data
+from .._schema.types import STR
+from .hooks import HOOKS_027, TARGET_PARSERS, Hook
 
 if TYPE_CHECKING:
-    from ._lower import Context, Place
-    from .target import Target
+    from ..target import Target
+    from .core import Context, Place
 
 __all__ = ["DIALECTS", "Dialect", "dialect_extends", "load", "register", "releases",
            "unregister"]
@@ -115,11 +115,12 @@ def dialect_extends(dialect: str, base: str) -> bool:
 
 
 def _release_reader(name: str) -> Reader:
-    """The reader ``name`` of ``_dialects_legacy``, imported when a text of its release is read."""
+    """The reader ``name`` of ``_lower/releases.py``, imported when a text of its release is
+    read."""
     def read(text: str, ctx: Context, place: Place) -> Target:
-        from . import _dialects_legacy  # on first use: most programs read only TVM 0.21 text
+        from . import releases  # on first use: most programs read only TVM 0.21 text
 
-        reader: Reader = getattr(_dialects_legacy, name)
+        reader: Reader = getattr(releases, name)
         return reader(text, ctx, place)
 
     return read

@@ -1,7 +1,7 @@
-"""The ``migrate`` and ``logs`` subcommands of the ``targetlang`` command line.
+"""Subcommands that migrate: ``migrate`` (targets and Python scripts) and ``logs``.
 
-``cli.build_parser()`` calls :func:`register`; each subcommand sets ``handler``, which
-``cli.main`` calls with the parsed arguments and the three streams.
+Each ``_name(args, io)`` handler returns an exit code (``cli.main`` calls it); ``register``
+adds their parsers, with the options every subcommand shares (``cli/common.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,17 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-
-Handler = Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
+from ..errors import TargetError
+from .common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    Io,
+    add_environment,
+    dialect_name,
+    dialect_or_auto,
+    error_json,
+)
 
 MIGRATE_EPILOG = """\
 examples:
@@ -56,11 +64,8 @@ file that cannot be read or written
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``migrate`` and ``logs`` to the command line's subcommands."""
-    from .cli import ENVIRONMENTS
-
     env = argparse.ArgumentParser(add_help=False)
-    env.add_argument("--environment", choices=sorted(ENVIRONMENTS), default="none",
-                     help="machine-detected values: none (left for TVM, default), no-gpu, detect")
+    add_environment(env)
     m = sub.add_parser("migrate", parents=[env], epilog=MIGRATE_EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        help="targets (or Python scripts) to the JSON TVM >= 0.24 reads",
@@ -69,8 +74,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     m.add_argument("targets", nargs="*", metavar="TARGET",
                    help="target text or JSON; default: standard input, one per line")
     m.add_argument("--from", "--dialect", dest="source", default="auto", metavar="DIALECT",
+                   type=dialect_or_auto,
                    help="dialect of the input (default: auto, the newest that reads it)")
-    m.add_argument("--to", dest="to", default="tvm-0.27", metavar="DIALECT",
+    m.add_argument("--to", dest="to", default="tvm-0.27", metavar="DIALECT", type=dialect_name,
                    help="dialect to write (default: tvm-0.27)")
     m.add_argument("--config", action="store_true",
                    help="print the CompilationConfig (executor and runtime carried)")
@@ -92,60 +98,33 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     s = tools.add_parser("stats", parents=[common], help="distinct targets with their counts")
     s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(handler=_with_streams(_logs_stats))
+    s.set_defaults(handler=_logs_stats)
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument("-o", "--output", required=True, metavar="OUT",
                         help="output file, written atomically ('-' for standard output)")
     sel = tools.add_parser("select", parents=[common, output],
                            help="the records of one target, however written")
     sel.add_argument("--target", required=True, metavar="T", help="the target to select")
-    sel.set_defaults(handler=_with_streams(_logs_select))
+    sel.set_defaults(handler=_logs_select)
     norm = tools.add_parser("normalize", parents=[common, output],
                             help="one spelling per target")
     norm.add_argument("--to", choices=("text", "json"), default="text",
                       help="text: TVM 0.21's target string (default); json: its TargetJSON")
-    norm.set_defaults(handler=_with_streams(_logs_normalize))
-
-
-def _with_streams(handler: Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
-                  ) -> Callable[[argparse.Namespace, Any], int]:
-    """Adapt a handler of the three streams to cli's ``handler(args, io)``."""
-    def run(args: argparse.Namespace, io: Any) -> int:
-        return handler(args, io.stdin, io.stdout, io.stderr)
-    return run
-
-
-def _environment(args: argparse.Namespace) -> Any:
-    from .cli import ENVIRONMENTS
-
-    return ENVIRONMENTS[args.environment]()
-
-
-def _show_warnings(caught: Iterable[warnings.WarningMessage], stderr: TextIO) -> None:
-    for warning in caught:
-        stderr.write(f"warning: {warning.message}\n")
+    norm.set_defaults(handler=_logs_normalize)
 
 
 # ---- migrate ------------------------------------------------------------------------------------
 
-def _migrate(args: argparse.Namespace, io: Any) -> int:
-    from ._dialects import DIALECTS
-    from .cli import error_json
-
-    stderr, stdout = io.stderr, io.stdout
-    for name in (args.to, args.source):
-        if name != "auto" and name not in DIALECTS:
-            stderr.write(f"error: unknown dialect {name!r}; known: {', '.join(DIALECTS)}\n")
-            return EXIT_USAGE
+def _migrate(args: argparse.Namespace, io: Io) -> int:
+    stdout = io.stdout
     if args.py:
-        return _migrate_scripts(args, stdout, stderr)
+        return _migrate_scripts(args, io)
     if args.write:
-        stderr.write("error: --write goes with --py\n")
+        io.error("--write goes with --py")
         return EXIT_USAGE
-    from .errors import TargetError
-    from .migration import migrate, migrate_config
+    from ..migration import migrate, migrate_config  # on first use: kept out of start-up
 
-    environment = _environment(args)
+    environment = io.environment(args)
     status = EXIT_OK
     batch = io.batch(args)
     indent = None if args.compact or not args.targets else 2
@@ -174,21 +153,21 @@ def _migrate(args: argparse.Namespace, io: Any) -> int:
     return status
 
 
-def _migrate_scripts(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from .pyscripts import migrate_file
+def _migrate_scripts(args: argparse.Namespace, io: Io) -> int:
+    from ..pyscripts import migrate_file  # on first use: kept out of start-up
 
+    stdout, stderr = io.stdout, io.stderr
     if not args.targets:
-        stderr.write("error: --py takes the Python files to migrate: "
-                     "targetlang migrate --py FILE...\n")
+        io.error("--py takes the Python files to migrate: targetlang migrate --py FILE...")
         return EXIT_USAGE
     status = EXIT_OK
-    environment = _environment(args)
+    environment = io.environment(args)
     for path in args.targets:
         try:
             result = migrate_file(path, write=args.write, target_dialect=args.to,
                                   environment=environment)
         except OSError as error:  # cannot read or write it: reported, the others go on
-            stderr.write(f"error: {path}: {error.strerror or error}\n")
+            io.error(f"{path}: {error.strerror or error}")
             status = max(status, EXIT_USAGE)
             continue
         for finding in result.findings:
@@ -252,7 +231,7 @@ def _open_input(name: str, stdin: TextIO | None) -> tuple[IO[bytes], int | None]
     return stream, info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def _check_output(args: argparse.Namespace, stderr: TextIO) -> bool:
+def _check_output(args: argparse.Namespace, io: Io) -> bool:
     if args.output == "-" or args.file == "-":
         return True
     try:
@@ -261,7 +240,7 @@ def _check_output(args: argparse.Namespace, stderr: TextIO) -> bool:
     except OSError:
         same = False
     if same:
-        stderr.write("error: the output would overwrite the input; choose another -o\n")
+        io.error("the output would overwrite the input; choose another -o")
     return not same
 
 
@@ -276,20 +255,21 @@ def _write_output(name: str, lines: Iterable[bytes], stdout: TextIO) -> None:
             out.write(line)
         out.flush()
         return
-    from ._files import write_atomically
+    from .._files import write_atomically  # on first use: only an output file needs it
 
     write_atomically(name, lines)
 
 
-def _run_logs(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO, stderr: TextIO,
+def _run_logs(args: argparse.Namespace, io: Io,
               tool: Callable[[Iterable[bytes], Any], Iterator[bytes]] | None,
               report: Callable[[Any], None] | None = None) -> int:
-    from .logs import LogSummary, lines_of
+    from ..logs import LogSummary, lines_of  # on first use: kept out of start-up
 
+    stdout, stderr = io.stdout, io.stderr
     try:
-        stream, size = _open_input(args.file, stdin)
+        stream, size = _open_input(args.file, io.stdin)
     except OSError as error:
-        stderr.write(f"error: {args.file}: {error.strerror or error}\n")
+        io.error(f"{args.file}: {error.strerror or error}")
         return EXIT_USAGE
     summary = LogSummary()
     progress = _Progress(stderr, size, not args.quiet)
@@ -302,7 +282,7 @@ def _run_logs(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO, st
     except OSError as error:
         if error.filename is None:
             raise  # standard output: the command line reports it
-        stderr.write(f"error: {error.filename}: {error.strerror or error}\n")
+        io.error(f"{error.filename}: {error.strerror or error}")
         return EXIT_USAGE
     finally:
         if args.file != "-":
@@ -313,37 +293,36 @@ def _run_logs(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO, st
     return EXIT_INVALID if summary.failed else EXIT_OK
 
 
-def _logs_normalize(args: argparse.Namespace, stdin: TextIO, stdout: TextIO,
-                    stderr: TextIO) -> int:
-    from .logs import normalize
+def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
+    from ..logs import normalize  # on first use: kept out of start-up
 
-    if not _check_output(args, stderr):
+    if not _check_output(args, io):
         return EXIT_USAGE
-    environment = _environment(args)
-    return _run_logs(args, stdin, stdout, stderr, lambda lines, summary: normalize(
+    environment = io.environment(args)
+    return _run_logs(args, io, lambda lines, summary: normalize(
         lines, summary, to=args.to, environment=environment, check_json=args.check_json))
 
 
-def _logs_select(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from .errors import TargetError
-    from .logs import same_target_key, select
+def _logs_select(args: argparse.Namespace, io: Io) -> int:
+    from ..logs import same_target_key, select  # on first use: kept out of start-up
 
-    if not _check_output(args, stderr):
+    if not _check_output(args, io):
         return EXIT_USAGE
-    environment = _environment(args)
+    environment = io.environment(args)
     try:
         same_target_key(args.target, environment)
     except TargetError as error:
-        stderr.write(f"error: --target: {error}\n")
+        io.error(f"--target: {error}")
         return EXIT_INVALID
-    return _run_logs(args, stdin, stdout, stderr, lambda lines, summary: select(
+    return _run_logs(args, io, lambda lines, summary: select(
         lines, args.target, summary, environment=environment, check_json=args.check_json))
 
 
-def _logs_stats(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from .logs import stats
+def _logs_stats(args: argparse.Namespace, io: Io) -> int:
+    from ..logs import stats  # on first use: kept out of start-up
 
-    environment = _environment(args)
+    stdout = io.stdout
+    environment = io.environment(args)
 
     def report(work: Any) -> None:
         lines, summary = work
@@ -358,4 +337,4 @@ def _logs_stats(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr:
         for e in found:
             stdout.write(f"{e.count:>{width},}  {len(e.spellings):>9}  {e.text}\n")
 
-    return _run_logs(args, stdin, stdout, stderr, None, report)
+    return _run_logs(args, io, None, report)

@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from .cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_dialect, add_json
-from .errors import TargetError
+from ..errors import TargetError
+from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_dialect, add_json
 
 
 def register(sub: Any) -> None:
@@ -47,7 +47,7 @@ def _dump(value: Any) -> str:
 # ---- arch --------------------------------------------------------------------------------------
 
 def _arch(args: argparse.Namespace, io: Io) -> int:
-    from .architecture import Architecture
+    from ..architecture import Architecture  # on first use: kept out of the command line's start-up
 
     if args.file == "-":
         text = io.read_all()
@@ -74,7 +74,7 @@ def _arch(args: argparse.Namespace, io: Io) -> int:
 
 
 def _render(arch: Any, io: Io) -> str:
-    from .views import DeviceOnlyView, ViewError, _can_host
+    from ..views import DeviceOnlyView, ViewError, _can_host  # on first use: as above
 
     def ref(index: int) -> str:
         label = arch.labels[index]
@@ -122,7 +122,7 @@ def _render(arch: Any, io: Io) -> str:
 # ---- component -----------------------------------------------------------------------------------
 
 def _component(args: argparse.Namespace, io: Io) -> int:
-    from .components import _database, find
+    from ..components import _database, find  # on first use: as above
 
     if args.list:
         entries = _database(args.dialect).entries

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._names import json_path
-from ._stack import with_stack_room
-from .target import Target, kinds
+from .._names import json_path
+from .._stack import with_stack_room
+from ..target import Target, kinds
 
 __all__ = ["Change", "diff", "render"]
 

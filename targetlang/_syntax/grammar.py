@@ -12,8 +12,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from . import _resources
-from ._ast import Option, OptionForm, TargetText, Word
+from .ast import Option, OptionForm, TargetText, Word
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -115,8 +114,18 @@ def plain_target_parser() -> Lark:
 
 
 def grammar_text(name: str = "target.lark") -> str:
-    """The text of a grammar in ``grammar/`` (for the parsers here and for tools)."""
-    return _resources.grammar_text(name)
+    """The text of ``grammar/<name>`` (installed as ``targetlang.grammar``), for the parsers
+    here and for tools; from a source tree that was not installed (``python -m targetlang``
+    in a checkout), read from the repository's ``grammar/`` folder directly."""
+    from importlib import resources  # on first use: importing it costs ~10 ms
+
+    try:
+        return resources.files("targetlang.grammar").joinpath(name).read_text("utf-8")
+    except ModuleNotFoundError:
+        from pathlib import Path  # on first use: only an uninstalled checkout gets here
+
+        source = Path(__file__).resolve().parents[2] / "grammar" / name
+        return source.read_text("utf-8")
 
 
 _EXPECTED_WORDS = {

@@ -22,14 +22,14 @@ target for the architecture, or an object format at odds with the OS), TVM dies:
 
 from __future__ import annotations
 
-from ._memo import bounded_memo
-from ._resources import data_text
-
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from .._memo import bounded_memo
+from .._schema.resources import data_text
 
 DATA_FILE = "arm-features.json"
 

@@ -23,9 +23,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ._stack import with_stack_room
-from .environment import Environment
-from .target import DEFAULT_DIALECT, Target, kinds, parse
+from .._stack import with_stack_room
+from ..environment import Environment
+from ..target import DEFAULT_DIALECT, Target, kinds, parse
 
 __all__ = ["explain", "render"]
 

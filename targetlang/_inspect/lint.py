@@ -23,27 +23,27 @@ dialect itself (default keys, registered tags).
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
-import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from . import _tvm_rules as rules
-from ._ast import Option
-from ._names import CLOSE_ENOUGH, did_you_mean, json_path
-from ._parsers import DERIVED_FEATURES
-from ._stack import with_stack_room
-from ._resources import data_text
-from ._dialects import load
-from ._schema import DialectSchema
-from ._trace import Trace
-from ._types import BOOL, INT, STR, AttrType, array_of
-from .environment import Environment
-from .errors import TargetError
-from .target import DEFAULT_DIALECT, Target, parse
+from .._lower.dialects import load
+from .._lower.hooks import DERIVED_FEATURES
+from .._lower.trace import Trace
+from .._names import CLOSE_ENOUGH, did_you_mean, json_path
+from .._schema.facts import DialectSchema
+from .._schema.resources import data_text
+from .._schema.types import BOOL, INT, STR, AttrType, array_of
+from .._stack import with_stack_room
+from .._syntax import rules
+from .._syntax.ast import Option
+from ..environment import Environment
+from ..errors import TargetError
+from ..target import DEFAULT_DIALECT, Target, parse
 
 __all__ = ["LintWarning", "lint"]
 
