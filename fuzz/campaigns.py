@@ -1,7 +1,7 @@
 """The fuzz campaigns: what each one draws and what it checks.
 
 Every campaign draws text and checks one property of it; a failing text is shrunk by
-Hypothesis and saved to fuzz/regressions/, which tests/test_fuzz_regressions.py replays.
+Hypothesis and saved to fuzz/regressions/, which tests/property/test_fuzz_regressions.py replays.
 """
 
 from __future__ import annotations

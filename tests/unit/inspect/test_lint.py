@@ -83,7 +83,7 @@ def test_warning_is_a_value() -> None:
 
 def test_golden_targets_lint_without_crashing() -> None:
     # Guarantee 3, for lint: a TargetError or a list of warnings, nothing else (the large
-    # generated categories are left to tests/test_tool_properties.py); TopHub's strings and
+    # generated categories are left to tests/property/test_tool_properties.py); TopHub's strings and
     # TVM's tags are clean.
     noisy = 0
     for record in records():

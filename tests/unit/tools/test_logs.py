@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import TOPHUB
+from conftest import REPO, TOPHUB
 from targetlang.cli import main
 from targetlang.logs import LogSummary, normalize, same_target_key, select, stats
 
@@ -159,7 +159,7 @@ def test_cli_logs_subprocess_smoke(tmp_path: Path) -> None:
 
 
 def test_readme_stats_example_is_what_the_command_prints() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### AutoTVM tuning logs"):]
     block = section[section.index("```text\n") + 8:]
     block = block[:block.index("```")]

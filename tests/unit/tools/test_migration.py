@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import ORACLE_DIR, ORACLE_QUERY, ORACLE_SKIP, TOPHUB
+from conftest import ORACLE_DIR, ORACLE_QUERY, ORACLE_SKIP, TESTS, TOPHUB
 from targetlang.strategies import malformed_strings, target_strings, targets
 
-GOLDEN = Path(__file__).parent / "data" / "migration" / "golden.jsonl"
+GOLDEN = TESTS / "data" / "migration" / "golden.jsonl"
 ROWS = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
 MACHINE = {"llvm": ("mtriple",), "cuda": ("arch",), "nvptx": ("mcpu",), "rocm": ("mcpu",)}
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import TESTS
 import targetlang as tl
 from hypothesis import settings
 
@@ -19,7 +20,7 @@ from targetlang import (Architecture, CompilationConfig, Component, DeviceOnlyVi
                         DeviceWithHostView, PackagedView, ViewError)
 from targetlang.strategies import targets
 
-A1A = json.loads((Path(__file__).parent / "data" / "config" / "a1a-composite.json").read_text())
+A1A = json.loads((TESTS / "data" / "config" / "a1a-composite.json").read_text())
 
 #: The pre-RFC's example: an x86 CPU that drives two GPUs ("NVIDIA_GPU_type1 could stand for
 #: RTX3080"); the CPU runs Linux, the GPUs run bare metal.

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from conftest import TESTS
 import targetlang as tl
 from targetlang import CompilationConfig, ConfigError, Executor, Runtime
 
-DATA = Path(__file__).resolve().parent / "data" / "config"
+DATA = TESTS / "data" / "config"
 
 
 def load(name: str) -> dict[str, Any]:

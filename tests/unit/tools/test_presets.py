@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 import targetlang as tl
-from conftest import REPO
+from conftest import REPO, TESTS
 from targetlang import CompilationConfig, Executor, Runtime, presets
 
 ENV = tl.Environment.no_gpu()
-GOLDEN = Path(__file__).parent / "data" / "presets" / "golden.jsonl"
+GOLDEN = TESTS / "data" / "presets" / "golden.jsonl"
 
 
 @cache

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import ORACLE_QUERY, ORACLE_TVM021
+from conftest import ORACLE_QUERY, ORACLE_TVM021, TESTS
 from targetlang.strategies import malformed_strings, target_strings
 
 ENV = tl.Environment.no_gpu()
@@ -70,7 +70,7 @@ def test_generated_strings_agree_with_tvm() -> None:
 @pytest.mark.oracle
 def test_golden_corpus_is_still_what_tvm_says() -> None:
     """A random sample of the committed golden corpus, asked again."""
-    golden = Path(__file__).parent / "data" / "tvm-0.21" / "golden.jsonl"
+    golden = TESTS / "data" / "tvm-0.21" / "golden.jsonl"
     records = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines()]
     sample = random.Random(21).sample(records, 200)
     for record, answer in zip(sample, ask_tvm([r["input"] for r in sample])):

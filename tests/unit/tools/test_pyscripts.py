@@ -7,6 +7,7 @@ import io
 import os
 from pathlib import Path
 
+from conftest import REPO
 import targetlang as tl
 from targetlang.cli import main
 from targetlang.pyscripts import migrate_file, migrate_source, py_literal
@@ -92,7 +93,7 @@ def test_cli_diff_and_write(tmp_path: Path) -> None:
 
 
 def test_readme_example_is_what_the_command_prints(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### Python scripts"):]
     block = section[section.index("```text\n") + 8:]
     block = block[:block.index("```")]

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TESTS
 import targetlang as tl
 from targetlang import (CompilationConfig, DeviceOnlyView, DeviceWithHostView, Executor,
                         PackagedView, Runtime, ViewError)
 
-A1A = json.loads((Path(__file__).parent / "data" / "config" / "a1a-composite.json").read_text())
+A1A = json.loads((TESTS / "data" / "config" / "a1a-composite.json").read_text())
 
 
 def test_device_with_host_round_trips_through_packaged() -> None:

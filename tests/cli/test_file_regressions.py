@@ -1,5 +1,5 @@
 """Replay the inputs the file and stream campaigns failed on (fuzz/regressions/tools/): each
-with the property it broke (tests/test_file_properties.py)."""
+with the property it broke (tests/cli/test_file_properties.py)."""
 
 from __future__ import annotations
 
