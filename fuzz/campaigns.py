@@ -6,8 +6,8 @@ Hypothesis and saved to fuzz/regressions/, which tests/property/test_fuzz_regres
 
 from __future__ import annotations
 
-import json
 import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 

@@ -169,7 +169,7 @@ def build_json_cases(schemas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]
     kinds: dict[str, dict[str, str]] = collections.defaultdict(dict)
     tags: dict[str, str] = {}
     features: dict[str, set[str]] = collections.defaultdict(set)
-    for release, schema in schemas.items():
+    for schema in schemas.values():
         for kind, spec in schema["kinds"].items():
             for attr, type_key in (spec.get("options") or {}).items():
                 kinds[kind].setdefault(attr, type_of(type_key))

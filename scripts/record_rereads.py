@@ -55,7 +55,7 @@ def main() -> int:
         printed = [r["str"] if r["ok"] and r["str"] is not None else "" for r in first]
         second = run_oracle(SHARED, printed, Path(tmp) / "second.log")
     with open(OUTPUT, "w", encoding="utf-8") as out:
-        for (cls, text), one, two, s in zip(CASES, first, second, printed):
+        for (cls, text), one, two in zip(CASES, first, second):
             row = {"class": cls, "input": text, "ok": one["ok"], "str": one["str"],
                    "reread_ok": two["ok"], "reread_str": two["str"] if two["ok"] else None}
             out.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")

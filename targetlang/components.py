@@ -433,7 +433,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     key = normal(name)
     found: tuple[str, ...] = ()
     round_number = 0
-    for round_number, table in enumerate(db.rounds, 1):
+    for round_number, table in enumerate(db.rounds, 1):  # noqa: B007 - read after the loop
         found = table.get(key, ())
         if found:
             break

@@ -609,7 +609,7 @@ class CompilationConfig:
             have = "; ".join(f"{_device_name(device_type(t))}: {t}" for t in self._targets)
             raise ConfigError(f"no target for device {device!r} (device type {wanted}); the "
                               f"targets are {have}")
-        for index, target in candidates:
+        for _, target in candidates:
             if all(other.specializes(target) for _, other in candidates):
                 return target
         minimal = [f"targets[{i}] {t}" for i, t in candidates

@@ -7,10 +7,10 @@ import doctest
 import re
 
 import pytest
-
-import targetlang
 from conftest import REPO
 from golden import records
+
+import targetlang
 from targetlang._syntax.grammar import grammar_text
 from targetlang.cli import build_parser
 

@@ -30,6 +30,9 @@ __all__ = ["DIALECTS", "Dialect", "dialect_extends", "load", "register", "releas
 Reader = Callable[[str, "Context", "Place"], "Target"]
 
 
+_SAME_AS_0_21 = DialectRules()
+
+
 class Dialect:
     """One dialect: facts, rules, reader and hooks.
 
@@ -47,7 +50,7 @@ class Dialect:
 
     def __init__(self, name: str, description: str, *, data_file: str | None = None,
                  base: str | None = None, extra_attrs: tuple[AttrSpec, ...] = (),
-                 release: tuple[int, ...] | None = None, rules: DialectRules = DialectRules(),
+                 release: tuple[int, ...] | None = None, rules: DialectRules = _SAME_AS_0_21,
                  reader: Reader | None = None, hooks: Mapping[str, Hook] = TARGET_PARSERS
                  ) -> None:
         self.name = name

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from test_cli import cli_main
+
 import targetlang as tl
 from targetlang.components import component_names
-from test_cli import cli_main
 
 SEED = {"components": [{"name": "skylake", "properties": {"os": "linux"}},
                        {"name": "rtx 3080", "label": "gpu0"},

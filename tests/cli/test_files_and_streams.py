@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_cli import SCRIPT, needs_script
 
 import targetlang
 from targetlang import _files
@@ -22,8 +23,6 @@ from targetlang.cli import main
 from targetlang.logs import LogSummary, lines_of, normalize, select, stats
 from targetlang.migration import MigrationWarning, meaning_changes
 from targetlang.pyscripts import migrate_file, migrate_source
-
-from test_cli import SCRIPT, needs_script
 
 RECORD = b'{"input": ["llvm -device=arm_cpu", "t", [], {}], "result": [1]}'
 NORMALIZED = b'{"input": ["llvm -keys=arm_cpu,cpu -device=arm_cpu", "t", [], {}], "result": [1]}'

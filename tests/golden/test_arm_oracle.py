@@ -12,9 +12,9 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import ORACLE_QUERY, REPO
 
 import targetlang as tl
-from conftest import ORACLE_QUERY, REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
 import check_arm_features as check  # noqa: E402

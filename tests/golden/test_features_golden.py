@@ -12,9 +12,9 @@ from functools import cache
 from typing import Any
 
 import pytest
+from golden import DATA
 
 import targetlang as tl
-from golden import DATA
 from targetlang._lower import arm as _arm
 
 ENV = tl.Environment.no_gpu(system_triple="x86_64-unknown-linux-gnu")

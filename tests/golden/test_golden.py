@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from golden import records
 
 import targetlang as tl
-from golden import records
 
 ENV = tl.Environment.no_gpu(system_triple="x86_64-unknown-linux-gnu")
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-from pathlib import Path
 
 import pytest
+from conftest import ORACLE_QUERY, ORACLE_TVM021, TESTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import ORACLE_QUERY, ORACLE_TVM021, TESTS
 from targetlang.strategies import malformed_strings, target_strings
 
 ENV = tl.Environment.no_gpu()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from config_strategies import HALF, composites, configs
 from hypothesis import given
 
 import targetlang as tl
-from config_strategies import HALF, composites, configs
 from targetlang import CompilationConfig, PackagedView
 
 

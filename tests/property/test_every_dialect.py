@@ -12,10 +12,10 @@ import json
 from functools import cache
 
 import pytest
-
-import targetlang as tl
 from conftest import REPO
 from golden import records
+
+import targetlang as tl
 from targetlang._inspect.diff import diff
 from targetlang._inspect.explain import explain
 from targetlang.cli import main
@@ -40,8 +40,8 @@ def test_lint_explain_diff_keep_the_promise_in_every_dialect(dialect: str) -> No
             target = tl.parse(text, dialect=dialect)
         except tl.TargetError:
             target = None
-        for call in (lambda: tl.lint(text, dialect=dialect),
-                     lambda: explain(text, dialect=dialect)):
+        for call in (lambda text=text: tl.lint(text, dialect=dialect),
+                     lambda text=text: explain(text, dialect=dialect)):
             try:
                 call()
             except tl.TargetError:

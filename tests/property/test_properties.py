@@ -10,13 +10,18 @@ import json
 from typing import Any
 
 import pytest
+from golden import DATA
 from hypothesis import given
 from hypothesis import strategies as st
 
 import targetlang as tl
-from golden import DATA
-from targetlang.strategies import (grammar_sentences, malformed_strings, spellings,
-                                  target_strings, targets)
+from targetlang.strategies import (
+    grammar_sentences,
+    malformed_strings,
+    spellings,
+    target_strings,
+    targets,
+)
 
 any_text = st.one_of(st.text(), target_strings(), malformed_strings(), grammar_sentences())
 

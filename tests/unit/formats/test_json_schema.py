@@ -12,8 +12,9 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
-import targetlang  # noqa: E402
 from golden import records  # noqa: E402
+
+import targetlang  # noqa: E402
 from targetlang import Environment, TargetError  # noqa: E402
 from targetlang._formats.json_schema import json_schema  # noqa: E402
 from targetlang.cli import main  # noqa: E402

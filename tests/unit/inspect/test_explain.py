@@ -8,7 +8,8 @@ import pytest
 
 import targetlang
 from targetlang import Environment
-from targetlang._inspect.diff import Change, diff, render as render_diff
+from targetlang._inspect.diff import Change, diff
+from targetlang._inspect.diff import render as render_diff
 from targetlang._inspect.explain import explain, render
 
 

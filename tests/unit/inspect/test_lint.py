@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from golden import records
 
 import targetlang
-from golden import records
 from targetlang import Environment, LintWarning, TargetError, lint
 
 

@@ -14,9 +14,9 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import REPO
 
 import targetlang as tl
-from conftest import REPO
 from targetlang._lower import arm as _arm
 
 APROFILE = ("is_aarch64", "has_asimd", "has_sve", "has_dotprod", "has_matmul_i8",

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 import targetlang as tl
-from conftest import REPO
-from targetlang._lower.dialects import DIALECTS, Dialect, load, register, releases, unregister
 from targetlang._inspect.explain import explain
+from targetlang._lower.dialects import DIALECTS, Dialect, load, register, releases, unregister
 from targetlang.cli import main
 
 
@@ -74,7 +74,7 @@ TAG_OVERRIDES = [
     {"tag": "nvidia/jetson-orin-nano", "max_num_threads": 512},
     {"tag": "nvidia/jetson-orin-nano", "keys": ["x"]},
     {"tag": "nvidia/jetson-orin-nano", "kind": "cuda", "arch": "sm_80"},  # a kind: no tag read
-    {"tag": "nvidia/jetson-orin-nano", "tag": "nvidia/jetson-orin-nano"},
+    {"tag": "nvidia/jetson-orin-nano", "max_threads_per_block": 512},
     {"tag": "nvidia/nope", "arch": "sm_80"},
     {"tag": "nvidia/jetson-orin-nano", "nonsense": 1},
     {"tag": 3},

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 
+from config_strategies import HALF, POOL, related_targets
 from hypothesis import given
 from hypothesis import strategies as st
 
 import targetlang as tl
-from config_strategies import HALF, POOL, related_targets
 from targetlang._lower.specialize import NOT_TUNING
 from targetlang.target import Target
 

@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import pytest
+from conftest import REPO, TOPHUB
 
 import targetlang as tl
-from conftest import REPO, TOPHUB
 from targetlang._inspect.diff import diff
 from targetlang._inspect.explain import explain
 from targetlang.cli import main

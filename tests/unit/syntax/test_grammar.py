@@ -33,13 +33,12 @@ def test_quotes_and_escapes_keep_a_word_together() -> None:
 
 # ---- the fast path must read exactly what the LALR parser reads ---------------------------
 
+from golden import records  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from golden import records  # noqa: E402
 from targetlang._syntax.grammar import _fast_parse, parse_with_lark  # noqa: E402
-from targetlang.strategies import (grammar_sentences, malformed_strings,  # noqa: E402
-                                   target_strings)
+from targetlang.strategies import grammar_sentences, malformed_strings, target_strings  # noqa: E402
 
 
 @given(st.one_of(st.text(), st.text(alphabet=" -='\\,ab"), st.text(alphabet=" -=,ab\t"),

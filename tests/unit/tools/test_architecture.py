@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from config_strategies import HALF, composites, configs
+from conftest import TESTS
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import TESTS
 import targetlang as tl
-from hypothesis import settings
-
-from config_strategies import HALF, composites, configs
-from targetlang import (Architecture, CompilationConfig, Component, DeviceOnlyView,
-                        DeviceWithHostView, PackagedView, ViewError)
+from targetlang import (
+    Architecture,
+    CompilationConfig,
+    Component,
+    DeviceOnlyView,
+    DeviceWithHostView,
+    PackagedView,
+    ViewError,
+)
 from targetlang.strategies import targets
 
 A1A = json.loads((TESTS / "data" / "config" / "a1a-composite.json").read_text())

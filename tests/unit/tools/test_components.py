@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ORACLE_TVM021, REPO
 
 import targetlang as tl
-from conftest import ORACLE_TVM021, REPO
 from targetlang.components import (
     AmbiguousComponentError,
     Component,

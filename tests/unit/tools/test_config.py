@@ -5,12 +5,11 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import TESTS
+
 import targetlang as tl
 from targetlang import CompilationConfig, ConfigError, Executor, Runtime
 

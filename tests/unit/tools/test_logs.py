@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO, TOPHUB
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import REPO, TOPHUB
 from targetlang.cli import main
 from targetlang.logs import LogSummary, normalize, same_target_key, select, stats
 

@@ -9,15 +9,14 @@ from __future__ import annotations
 import json
 import subprocess
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ORACLE_DIR, ORACLE_QUERY, ORACLE_SKIP, TESTS, TOPHUB
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from conftest import ORACLE_DIR, ORACLE_QUERY, ORACLE_SKIP, TESTS, TOPHUB
 from targetlang.strategies import malformed_strings, target_strings, targets
 
 GOLDEN = TESTS / "data" / "migration" / "golden.jsonl"

@@ -12,13 +12,12 @@ import subprocess
 import sys
 import warnings
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REPO, TESTS
 
 import targetlang as tl
-from conftest import REPO, TESTS
 from targetlang import CompilationConfig, Executor, Runtime, presets
 
 ENV = tl.Environment.no_gpu()

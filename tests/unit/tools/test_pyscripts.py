@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from conftest import REPO
+
 import targetlang as tl
 from targetlang.cli import main
 from targetlang.pyscripts import migrate_file, migrate_source, py_literal

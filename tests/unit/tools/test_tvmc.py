@@ -13,10 +13,10 @@ from functools import cache
 from typing import Any
 
 import pytest
+from conftest import REPO
 from lark import Lark
 
 import targetlang
-from conftest import REPO
 from targetlang import Environment, TargetError, parse_tvmc
 from targetlang.tvmc import codegens, parse_tvmc_args, read_entries, split_kind_option
 

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-
 from conftest import TESTS
+
 import targetlang as tl
-from targetlang import (CompilationConfig, DeviceOnlyView, DeviceWithHostView, Executor,
-                        PackagedView, Runtime, ViewError)
+from targetlang import (
+    CompilationConfig,
+    DeviceOnlyView,
+    DeviceWithHostView,
+    Executor,
+    PackagedView,
+    Runtime,
+    ViewError,
+)
 
 A1A = json.loads((TESTS / "data" / "config" / "a1a-composite.json").read_text())
 
