@@ -163,7 +163,7 @@ class Target:
 
     @property
     def _trace(self) -> Trace:
-        """Where each value came from, as the lowering read it (see ``_trace.py``)."""
+        """Where each value came from, as the lowering read it (see ``_lower/trace.py``)."""
         from ._lower.trace import Trace  # on first use: only explain, lint and diff read traces
 
         traced = self._traced
@@ -241,7 +241,7 @@ class Target:
         """Whether this target is ``other`` with more fixed: more attributes, keys or host.
 
         ``cuda -arch=sm_80 -compiler=tensorrt`` (dialect ``collage``) specializes
-        ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_specialize.py``.
+        ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_lower/specialize.py``.
         """
         from ._lower.specialize import specializes  # on first use: kept out of start-up
 

@@ -1,7 +1,7 @@
 """``targetlang explain``: a target as a tree, each value with where it came from.
 
 Where a value came from is what the lowering recorded while it read the text (the target's
-trace, ``targetlang/_trace.py``); nothing is read twice or guessed:
+trace, ``targetlang/_lower/trace.py``); nothing is read twice or guessed:
 
 * ``written``: the text (or JSON) gave the attribute;
 * ``tag``: the registered tag named by the text gave it;

@@ -248,7 +248,7 @@ class _Linter:
                 self.value(kind, option.key, item.strip(" "), where(0), option.path)
 
     def integer(self, option: _Written, shown: str) -> None:
-        """``std::istream >> int64_t``, then TVM's true/false fallback (_tvm_rules.parse_int)."""
+        """``std::istream >> int64_t``, then TVM's true/false fallback (_syntax.rules.parse_int)."""
         text = option.text
         i = 0
         while i < len(text) and text[i] in _CXX_SPACE:

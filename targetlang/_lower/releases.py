@@ -1,7 +1,7 @@
 """How other TVM releases read target text: the readers of ``tvm-0.6``, ``tvm-0.8`` and ``tvm-0.27``.
 
-TVM 0.21's reader (``targetlang/_lower.py``) stays the one for ``tvm-0.21`` and ``collage``;
-the registry (``targetlang/_dialects.py``) gives the other releases their reader from here,
+TVM 0.21's reader (``targetlang/_lower/core.py``) stays the one for ``tvm-0.21`` and ``collage``;
+the registry (``targetlang/_lower/dialects.py``) gives the other releases their reader from here,
 and every reader ends in the same ``from_config`` with its dialect's schema and rules.
 
 * ``tvm-0.27`` (TVM 0.24 to 0.27, the JSON-only releases; from the 0.27 oracle): JSON text,

@@ -3,7 +3,7 @@
 The facts live in ``targetlang/_data/<dialect>.json``, generated from the oracle by
 ``scripts/generate_schema.py``; this module only loads them (lazily, once) and gives
 them types. Which dialects exist, and how each reads text, is the registry's business
-(``targetlang/_dialects.py``).
+(``targetlang/_lower/dialects.py``).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class DialectSchema:
     what the lowering needs of its registered dialect: rules, reader and hooks.
 
     ``reader`` reads a text as the release did (None: TVM 0.21's ``FromString``); ``hooks``
-    are the kinds' target-parser hooks the release ran (``_parsers.Hook``).
+    are the kinds' target-parser hooks the release ran (``_lower.hooks.Hook``).
     """
 
     name: str
