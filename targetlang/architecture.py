@@ -32,10 +32,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
 from ._lower.dialects import DIALECTS
-from ._names import json_path
 from .components import Component, component, read_properties
 from .config import CompilationConfig, _at, _check_members
-from .errors import ConfigError, TargetError, type_name
+from .errors import ConfigError, TargetError, json_path, type_name
 from .target import DEFAULT_DIALECT, Target, from_json, parse
 from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError, _can_host
 

@@ -19,9 +19,8 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from ._names import did_you_mean
 from ._schema.compilation import ComponentSpec, facts
-from .errors import ConfigError, type_name
+from .errors import ConfigError, did_you_mean, type_name
 
 __all__ = ["Executor", "Runtime", "ComponentLike"]
 

@@ -23,11 +23,10 @@ from typing import Any, Union
 
 from ._lower.dialects import DIALECTS, dialect_extends
 from ._lower.specialize import device_type
-from ._names import did_you_mean, json_path
 from ._schema.compilation import facts
 from .backends import ComponentLike, Executor, Runtime
 from .environment import Environment
-from .errors import ConfigError, TargetError, type_name
+from .errors import ConfigError, TargetError, did_you_mean, json_path, type_name
 from .target import DEFAULT_DIALECT, Target, from_json, parse
 
 __all__ = ["CompilationConfig", "ConfigError", "TargetLike"]

@@ -33,13 +33,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._lower.dialects import DIALECTS, load, releases
-from ._names import json_path
 from ._schema.compilation import facts
 from ._stack import with_stack_room
 from .backends import Executor, Runtime
 from .config import CompilationConfig
 from .environment import Environment
-from .errors import TargetError, type_name
+from .errors import TargetError, json_path, type_name
 from .target import Target, from_json, parse
 
 __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",

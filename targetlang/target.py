@@ -8,7 +8,6 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._formats import text as _format
 from ._lower.core import (
     MAX_JSON_DEPTH,
     MAX_TARGET_DEPTH,
@@ -202,11 +201,15 @@ class Target:
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
         """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
         if style == "tvm":
-            return _format.tvm_string(self)
+            from ._formats.text import tvm_string  # on first use: kept out of start-up
+
+            return tvm_string(self)
         if style != "canonical":
             raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
         if self._canonical is None:
-            self._canonical = _format.canonical(self, parse)
+            from ._formats.text import canonical  # on first use: kept out of start-up
+
+            self._canonical = canonical(self, parse)
         return self._canonical
 
     def __str__(self) -> str:

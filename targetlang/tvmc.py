@@ -30,7 +30,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._lower.dialects import load
-from ._names import did_you_mean
 from ._schema.resources import data_text
 from ._schema.types import BOOL, INT, STR, AttrType, array_of, parse_type
 from ._stack import with_stack_room
@@ -44,6 +43,7 @@ from .errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    did_you_mean,
     show,
     type_name,
 )

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._names import json_path
 from .._stack import with_stack_room
+from ..errors import json_path
 from ..target import Target, kinds
 
 __all__ = ["Change", "diff", "render"]

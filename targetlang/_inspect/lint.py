@@ -34,7 +34,6 @@ from typing import Any
 from .._lower.dialects import load
 from .._lower.hooks import DERIVED_FEATURES
 from .._lower.trace import Trace
-from .._names import CLOSE_ENOUGH, did_you_mean, json_path
 from .._schema.facts import DialectSchema
 from .._schema.resources import data_text
 from .._schema.types import BOOL, INT, STR, AttrType, array_of
@@ -42,7 +41,7 @@ from .._stack import with_stack_room
 from .._syntax import rules
 from .._syntax.ast import Option
 from ..environment import Environment
-from ..errors import TargetError
+from ..errors import CLOSE_ENOUGH, TargetError, did_you_mean, json_path
 from ..target import DEFAULT_DIALECT, Target, parse
 
 __all__ = ["LintWarning", "lint"]

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from .._names import json_path
 from .._schema.facts import AttrSpec, DialectSchema, KindSpec
 from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
 from .._syntax import rules
@@ -29,6 +28,7 @@ from ..errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    json_path,
     show,
     type_name,
 )

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 __all__ = ["DIALECTS", "Dialect", "dialect_extends", "load", "register", "releases",
            "unregister"]
 
-#: A release's text reader: the text, the read's context and where the text sits.
-Reader = Callable[[str, "Context", "Place"], "Target"]
+if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
+    #: A release's text reader: the text, the read's context and where the text sits.
+    Reader = Callable[[str, Context, Place], Target]
 
 
 _SAME_AS_0_21 = DialectRules()

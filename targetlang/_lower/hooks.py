@@ -11,7 +11,7 @@ Sources: ``src/target/target_kind.cc`` (cuda, nvptx, rocm, test) and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._syntax.rules import int64_from_decimal
 from ..environment import Environment
@@ -20,10 +20,11 @@ from . import arm as _arm
 
 Config = dict[str, Any]
 Features = dict[str, Any]
-#: A target parser: the config, the environment, and a set to which it adds each key it
-#: filled in from the environment (the lowering's trace says where values came from).
-TargetParser = Callable[[Config, "Environment | None", "set[str]"],
-                        "tuple[Config, Features | None]"]
+if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
+    #: A target parser: the config, the environment, and a set to which it adds each key it
+    #: filled in from the environment (the lowering's trace says where values came from).
+    TargetParser = Callable[[Config, Environment | None, set[str]],
+                            tuple[Config, Features | None]]
 
 
 class Hook:

@@ -20,29 +20,32 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from .._names import did_you_mean
 from .._schema.facts import data_json
 from .._schema.types import BOOL
 from .._syntax.ast import Option, Word
 from ..errors import (
     DuplicateAttributeError,
-    TargetError,
     TargetSyntaxError,
     UnknownAttributeError,
     UnknownKindError,
+    did_you_mean,
 )
-from .core import Context, Place, from_config, from_config_string, from_raw_string, from_tag
+from .core import (
+    Context,
+    Place,
+    _fail,
+    from_config,
+    from_config_string,
+    from_raw_string,
+    from_tag,
+)
 
 if TYPE_CHECKING:
     from ..target import Target
 
 __all__ = ["read_027", "read_06", "read_08"]
-
-
-def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None) -> NoReturn:
-    raise cls(message, source=ctx.source, offset=offset)
 
 
 # ---- TVM 0.24 to 0.27 --------------------------------------------------------------------------

@@ -10,11 +10,14 @@ never by slicing strings. For users, a type also equals its spelling (``== "arra
 from __future__ import annotations
 
 import functools
-from typing import Literal
+from typing import TYPE_CHECKING
 
 __all__ = ["AttrType", "INT", "BOOL", "STR", "TARGET", "array_of", "map_of", "parse_type"]
 
-Kind = Literal["int", "bool", "str", "target", "array", "map"]
+if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
+    from typing import Literal
+
+    Kind = Literal["int", "bool", "str", "target", "array", "map"]
 
 #: How a message names a value of each kind (``expects an integer, but gets ...``).
 _PHRASES = {"int": "an integer", "bool": "a boolean", "str": "a string",

@@ -13,9 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .._names import did_you_mean
 from .._schema.compilation import facts
-from ..errors import UnknownKindError
+from ..errors import UnknownKindError, did_you_mean
 from ..target import Target, kinds, tags
 from .common import EXIT_INVALID, EXIT_OK, Io, add_dialect, add_json, dump_json
 
