@@ -12,7 +12,6 @@ import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .._schema.facts import AttrSpec, DialectSchema, KindSpec
@@ -96,13 +95,12 @@ class Context(NamedTuple):
     tag: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """Where a text being read sits in the outermost source.
 
     ``positions[i]`` is the source offset of character ``i`` (one more entry for the end);
     None means the text is the source itself (or a prefix of it). ``path`` is the JSON path
-    of the value the text came from.
+    of the value the text came from. (A named tuple, as ``Context``.)
     """
 
     positions: Sequence[int] | None = None

@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .resources import data_text
 from .types import AttrType, parse_type
@@ -58,8 +58,7 @@ class KindSpec:
         object.__setattr__(self, "defaults", MappingProxyType(defaults))
 
 
-@dataclass(frozen=True, slots=True)
-class DialectRules:
+class DialectRules(NamedTuple):
     """How a release read targets, where it differs from TVM 0.21 (the default of every field).
 
     ``default_keys_always``: the kind's default keys follow the user's ``-keys`` too (TVM
