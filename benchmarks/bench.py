@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -155,7 +154,8 @@ def section_corpora(repeats: int, rounds: int) -> list[str]:
     for name, texts in named.items():
         ours_cold, ours_warm = ours[name]
         theirs = tvm[name] if tvm else None
-        ratio = (lambda x: f"{x / theirs:.3f}") if theirs else (lambda x: "n/a")
+        def ratio(x: float, theirs: float | None = theirs) -> str:
+            return f"{x / theirs:.3f}" if theirs else "n/a"
         lines.append(f"| {name} | {len(texts)} | {us(theirs) if theirs else 'n/a'} | "
                      f"{us(ours_cold)} | {ratio(ours_cold)} | {us(ours_warm)} | {ratio(ours_warm)} |")
     refused = [t for t in named["tophub"] if _refused(t)]

@@ -1,13 +1,13 @@
 """The fuzz campaigns: what each one draws and what it checks.
 
 Every campaign draws text and checks one property of it; a failing text is shrunk by
-Hypothesis and saved to fuzz/regressions/, which tests/test_fuzz_regressions.py replays.
+Hypothesis and saved to fuzz/regressions/, which tests/property/test_fuzz_regressions.py replays.
 """
 
 from __future__ import annotations
 
-import json
 import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 

@@ -3,7 +3,7 @@
 Campaigns take turns in chunks of Hypothesis examples (each chunk with its own seed
 derived from ``--seed``), so a short run still touches every campaign. A failing input is
 shrunk by Hypothesis and written to ``fuzz/regressions/<campaign>-<hash>.json``; the test
-suite replays that corpus forever (tests/test_fuzz_regressions.py).
+suite replays that corpus forever (tests/property/test_fuzz_regressions.py).
 """
 
 from __future__ import annotations

@@ -453,7 +453,8 @@ def cpp_tags_at(tag: str, path: str = "src/target/tag.cc") -> dict[str, Any]:
                 current.append(tok)
             tail = text[reader.tokens[reader.i][1]:] if reader.peek() else ""
             mapping = dict(zip(params, args))
-            expanded = re.sub(r"\b\w+\b", lambda m: mapping.get(m.group(0), m.group(0)), body)
+            expanded = re.sub(r"\b\w+\b",
+                              lambda m, mapping=mapping: mapping.get(m.group(0), m.group(0)), body)
             expanded = expanded.strip().rstrip(";") + tail
             # the #if around the macro's definition counts too (0.21: apple-m4 or apple-latest)
             conditions = source.conditions[define_line - 1] + source.conditions[line - 1]
@@ -480,7 +481,8 @@ def python_tags(files: list[tuple[str, str]]) -> dict[str, Any]:
         filename = f"<{where}>"
 
         def register_tag(name: str, config: dict[str, Any] | None = None,
-                         override: bool = False) -> None:
+                         override: bool = False, *, filename: str = filename,
+                         where: str = where) -> None:
             frame = sys._getframe(1)
             line = None
             while frame is not None:

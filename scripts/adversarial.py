@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import targetlang as tl  # noqa: E402
-from targetlang._diff import diff  # noqa: E402
-from targetlang._explain import explain  # noqa: E402
+from targetlang._inspect.diff import diff  # noqa: E402
+from targetlang._inspect.explain import explain  # noqa: E402
 from targetlang.errors import show  # noqa: E402
 
 ODD = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\ufeff", "\u202e", "\u200b",

@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 import targetlang as tl  # noqa: E402
-from targetlang import _arm  # noqa: E402
+from targetlang._lower import arm as _arm  # noqa: E402
 
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"

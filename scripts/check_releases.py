@@ -16,7 +16,6 @@ Every difference is listed under ``differences`` and fails the check (exit 1).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any

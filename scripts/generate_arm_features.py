@@ -24,7 +24,7 @@ the oracle's TVM links, by asking TVM (``tvm.target._ffi_api``) and nothing else
 * which OS names and object-format suffixes change whether LLVM can build a target machine
   for a triple (TVM dies where it cannot): each candidate is tried in a few triples, in
   forked children (``LLVMCreateTargetMachine``), and the pattern of refusals names its class
-  under targetlang's model (``targetlang._arm.machine_fails``), or fails the model.
+  under targetlang's model (``targetlang._lower.arm.machine_fails``), or fails the model.
 
 Implications are stored as their transitive reduction and CPUs as their smallest generating
 sets; the script checks that closing them again gives back every observed set. The oracle is
@@ -323,7 +323,7 @@ def subarch_candidates(feature_names: Iterable[str]) -> list[str]:
 def _arm_module() -> Any:
     """targetlang's model of LLVM (pure functions only are used here)."""
     sys.path.insert(0, str(REPO))
-    from targetlang import _arm
+    from targetlang._lower import arm as _arm
     return _arm
 
 

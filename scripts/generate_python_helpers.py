@@ -95,7 +95,7 @@ def generate() -> dict[str, Any]:
         for name in per_release[f"tvm-{release}"]:
             entry = summary.setdefault(name, {"releases": []})
             entry["releases"].append(f"tvm-{release}")
-    for name, entry in summary.items():
+    for entry in summary.values():
         last = entry["releases"][-1]
         following = RELEASES[RELEASES.index(last.removeprefix("tvm-")) + 1:]
         entry["removed_in"] = f"tvm-{following[0]}" if following else None

@@ -202,7 +202,7 @@ def write_provenance(rows: list[dict[str, Any]], elapsed: float) -> None:
         "`features-golden.jsonl` holds what TVM 0.21's `tvm.target.Target(input)` derived for",
         "each input (`features`: the non-null `TargetGetFeature` values, `keys`: the exported",
         "keys), or how it failed (`error_type` `Crash`: TVM died). Built and recorded by",
-        "`scripts/record_feature_goldens.py`; replayed by `tests/test_features_golden.py`.",
+        "`scripts/record_feature_goldens.py`; replayed by `tests/golden/test_features_golden.py`.",
         "",
         "| | |",
         "|---|---|",

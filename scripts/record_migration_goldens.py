@@ -13,7 +13,7 @@ extra cases below) it records:
 * ``tvm027``: TVM 0.27's ``Target(migrated).export()`` (``ok`` false and the error where it
   refuses).
 
-``tests/test_migration.py`` replays it without TVM: ``migrate()`` must give the same
+``tests/unit/tools/test_migration.py`` replays it without TVM: ``migrate()`` must give the same
 ``migrated``, TVM 0.27 must have accepted it, and its export must describe the same target
 as TVM 0.21's (``same_target`` there: equal but for ``feature.*`` keys and the values TVM
 detected from the machine).

@@ -169,7 +169,7 @@ def build_json_cases(schemas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]
     kinds: dict[str, dict[str, str]] = collections.defaultdict(dict)
     tags: dict[str, str] = {}
     features: dict[str, set[str]] = collections.defaultdict(set)
-    for release, schema in schemas.items():
+    for schema in schemas.values():
         for kind, spec in schema["kinds"].items():
             for attr, type_key in (spec.get("options") or {}).items():
                 kinds[kind].setdefault(attr, type_of(type_key))
@@ -286,7 +286,7 @@ def outcome_counts(rows: list[dict[str, Any]], cases: list[dict[str, Any]] | Non
 def write_provenance(seconds: float) -> None:
     lines = ["# Goldens of every TVM oracle PyPI has: provenance", "",
              "Recorded by `scripts/record_release_goldens.py` (see its docstring for the files);",
-             "replayed without TVM by `tests/test_release_data.py`.", "",
+             "replayed without TVM by `tests/unit/schema/test_release_data.py`.", "",
              f"Recorded {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, in {seconds:.0f} s, "
              "on Linux x86_64 with GPUs hidden (machine-dependent values as in the oracle "
              "README: `cuda` without `arch` gets `sm_50`, bare `llvm` the linked LLVM's "

@@ -3,7 +3,7 @@
 
 For each input below, the oracle reads it, prints it (``str(target)``), reads that text
 again and prints it again. The rows where the two printings differ (or the re-read fails)
-are TVM's own exceptions to idempotence, by class; ``tests/test_properties.py`` checks that
+are TVM's own exceptions to idempotence, by class; ``tests/property/test_properties.py`` checks that
 targetlang re-reads its TVM style exactly as TVM does and that every exception it allows
 is one of these, confirmed here.
 
@@ -25,7 +25,7 @@ from record_goldens import DATA_DIR, run_oracle  # noqa: E402
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 OUTPUT = DATA_DIR / "rereads.jsonl"
 
-#: (class, input): the classes are the predicates of tests/test_properties.py.
+#: (class, input): the classes are the predicates of tests/property/test_properties.py.
 CASES = [
     ("idempotent", "cuda -arch=sm_80 -libs=cudnn,cublas"),
     ("idempotent", "llvm -mcpu=it\\'s -mattr=+neon"),
@@ -55,7 +55,7 @@ def main() -> int:
         printed = [r["str"] if r["ok"] and r["str"] is not None else "" for r in first]
         second = run_oracle(SHARED, printed, Path(tmp) / "second.log")
     with open(OUTPUT, "w", encoding="utf-8") as out:
-        for (cls, text), one, two, s in zip(CASES, first, second, printed):
+        for (cls, text), one, two in zip(CASES, first, second):
             row = {"class": cls, "input": text, "ok": one["ok"], "str": one["str"],
                    "reread_ok": two["ok"], "reread_str": two["str"] if two["ok"] else None}
             out.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")

@@ -27,12 +27,12 @@ from .errors import (
 from .target import Target, TargetFeatures, dialects, from_json, kinds, parse, tags
 
 if TYPE_CHECKING:
-    from . import presets
+    from . import presets, tvmc
+    from ._inspect.lint import LintWarning, lint
+    from .architecture import Architecture
     from .backends import Executor, Runtime
+    from .components import Component, component
     from .config import CompilationConfig
-    from . import tvmc
-    from ._lint import LintWarning, lint
-    from .tvmc import TvmcTarget, parse_tvmc
     from .migration import (
         MigrationError,
         MigrationWarning,
@@ -40,9 +40,8 @@ if TYPE_CHECKING:
         migrate,
         migrate_config,
     )
+    from .tvmc import TvmcTarget, parse_tvmc
     from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
-    from .architecture import Architecture
-    from .components import Component, component
 
 # The configuration layer, the linter and tvmc's syntax load on first use, so that
 # `import targetlang` stays as cheap as reading targets needs (PEP 562).
@@ -51,7 +50,7 @@ _LAZY = {
     "DeviceOnlyView": "views", "DeviceWithHostView": "views", "PackagedView": "views",
     "ViewError": "views", "presets": "presets",
     "Architecture": "architecture", "Component": "components", "component": "components",
-    "lint": "_lint", "LintWarning": "_lint",
+    "lint": "_inspect.lint", "LintWarning": "_inspect.lint",
     "parse_tvmc": "tvmc", "TvmcTarget": "tvmc", "tvmc": "tvmc",
     "detect_dialect": "migration", "migrate": "migration", "migrate_config": "migration",
     "MigrationError": "migration", "MigrationWarning": "migration",

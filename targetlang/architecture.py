@@ -31,10 +31,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
-from ._schema import DIALECTS
+from ._lower.dialects import DIALECTS
 from .components import Component, component, read_properties
-from .config import CompilationConfig, _at, _check_members, _join
-from .errors import ConfigError, TargetError, type_name
+from .config import CompilationConfig, _at, _check_members
+from .errors import ConfigError, TargetError, json_path, type_name
 from .target import DEFAULT_DIALECT, Target, from_json, parse
 from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError, _can_host
 
@@ -96,9 +96,9 @@ def _read_entry(value: object, dialect: str, path: str) -> tuple[str | None, Com
         return label, entry
     where = path
     if isinstance(value, Mapping):
-        where = _join(_join(path, "properties"), "label")
+        where = json_path(json_path(path, "properties"), "label")
     elif isinstance(value, (list, tuple)):
-        where = _join(path, 1)
+        where = json_path(path, 1)
     own = _label(entry.properties["label"], where)
     if label is not None and label != own:
         raise ConfigError(f'two labels, "{label}" and "{own}"', path=where)
@@ -117,11 +117,11 @@ def _read_entry_parts(value: object, dialect: str, path: str) -> tuple[str | Non
             raise ConfigError("a component is (component, properties) or (component, "
                               "properties, label)", path=path)
         first = value[0]
-        base = first if isinstance(first, Component) else _lookup(first, dialect, _join(path, 0))
+        base = first if isinstance(first, Component) else _lookup(first, dialect, json_path(path, 0))
         props = value[1] if len(value) > 1 else None
         label = value[2] if len(value) > 2 else None
-        entry = base.with_properties(read_properties(props, _join(path, 1)))
-        return _label(label, _join(path, 2)), entry
+        entry = base.with_properties(read_properties(props, json_path(path, 1)))
+        return _label(label, json_path(path, 2)), entry
     if not isinstance(value, Mapping):
         raise ConfigError(f"a component is a Component, a name, (component, properties) or an "
                           f"object, not {type_name(value)}", path=path)
@@ -129,16 +129,16 @@ def _read_entry_parts(value: object, dialect: str, path: str) -> tuple[str | Non
     own = value.get("dialect", dialect)
     if not isinstance(own, str) or own not in DIALECTS:
         raise ConfigError(f'unknown dialect {json.dumps(own)}; known: {", ".join(DIALECTS)}',
-                          path=_join(path, "dialect"))
-    label = _label(value.get("label"), _join(path, "label"))
-    props = read_properties(value.get("properties"), _join(path, "properties"))
+                          path=json_path(path, "dialect"))
+    label = _label(value.get("label"), json_path(path, "label"))
+    props = read_properties(value.get("properties"), json_path(path, "properties"))
     if "target" not in value:
-        base = _lookup(value.get("name"), own, _join(path, "name"))
+        base = _lookup(value.get("name"), own, json_path(path, "name"))
         return label, base.with_properties(props)
-    target = _read_target(value["target"], own, _join(path, "target"))
+    target = _read_target(value["target"], own, json_path(path, "target"))
     name = value.get("name")
     if name is not None and (not isinstance(name, str) or not name):
-        raise ConfigError("a component's name is a non-empty string", path=_join(path, "name"))
+        raise ConfigError("a component's name is a non-empty string", path=json_path(path, "name"))
     return label, Component(name, target, props)
 
 
@@ -157,10 +157,10 @@ def _read_connection(value: object, path: str) -> tuple[tuple[object, str], tupl
         _check_members(value, _CONNECTION_MEMBERS, path, "connection")
         for key in _CONNECTION_MEMBERS:
             if key not in value:
-                raise ConfigError(f"a connection needs a {key}", path=_join(path, key))
-        return tuple((value[key], _join(path, key)) for key in _CONNECTION_MEMBERS)  # type: ignore[return-value]
+                raise ConfigError(f"a connection needs a {key}", path=json_path(path, key))
+        return tuple((value[key], json_path(path, key)) for key in _CONNECTION_MEMBERS)  # type: ignore[return-value]
     if isinstance(value, (list, tuple)) and len(value) == 3:
-        return tuple((item, _join(path, i)) for i, item in enumerate(value))  # type: ignore[return-value]
+        return tuple((item, json_path(path, i)) for i, item in enumerate(value))  # type: ignore[return-value]
     raise ConfigError(f"a connection is [source, destination, direction], not "
                       f"{type_name(value)}", path=path)
 
@@ -198,11 +198,11 @@ class Architecture:
         labels: list[str | None] = []
         entries: list[Component] = []
         for index, value in enumerate(components):
-            where = _join("components", index)
+            where = json_path("components", index)
             label, entry = _read_entry(value, dialect, where)
             if label is not None and label in labels:
                 raise ConfigError(f'the label "{label}" is given twice (components'
-                                  f"[{labels.index(label)}])", path=_join(where, "label")
+                                  f"[{labels.index(label)}])", path=json_path(where, "label")
                                   if isinstance(value, Mapping) else where)
             for earlier, other in enumerate(entries):
                 if other == entry and (label is None or labels[earlier] is None):
@@ -218,7 +218,7 @@ class Architecture:
                               path="connections")
         links: list[tuple[int, int, str]] = []
         for index, value in enumerate(connections):
-            where = _join("connections", index)
+            where = json_path("connections", index)
             (source, source_at), (destination, destination_at), (direction, direction_at) = \
                 _read_connection(value, where)
             a = self._resolve(source, source_at)
@@ -283,7 +283,7 @@ class Architecture:
         (``refs`` records where each stood)."""
         def substitute(path: str, value: Any) -> Any:
             if isinstance(value, Mapping) and set(value) == {"component"}:
-                index = self._resolve(value["component"], _join(path, "component"))
+                index = self._resolve(value["component"], json_path(path, "component"))
                 refs[path] = index
                 return self._target_json(index)
             return value
@@ -323,12 +323,12 @@ class Architecture:
         by_label: dict[str, int] = {}
         if isinstance(targets, Mapping):
             for label in targets:
-                if _join("config.targets", label) in refs:
-                    by_label[label] = refs[_join("config.targets", label)]
+                if json_path("config.targets", label) in refs:
+                    by_label[label] = refs[json_path("config.targets", label)]
 
         def host_of(value: Any, path: str) -> int | None:
             if isinstance(value, list) and len(value) == 1:
-                value, path = value[0], _join(path, 0)
+                value, path = value[0], json_path(path, 0)
             if isinstance(value, str):
                 return by_label.get(value)
             return refs.get(path)
@@ -337,13 +337,13 @@ class Architecture:
         executors = config.get("executors")
         if isinstance(executors, Mapping):
             for name, group in executors.items():
-                where = _join("config.executors", name)
+                where = json_path("config.executors", name)
                 if not isinstance(group, Mapping) or not isinstance(group.get("targets"), list):
                     continue
                 members = [(by_label.get(m) if isinstance(m, str) else None,
-                            _join(_join(where, "targets"), i))
+                            json_path(json_path(where, "targets"), i))
                            for i, m in enumerate(group["targets"])]
-                groups.append((host_of(group.get("target_host"), _join(where, "target_host")),
+                groups.append((host_of(group.get("target_host"), json_path(where, "target_host")),
                                members))
         else:
             paths = [p for p in refs if p.startswith("config.targets")]
@@ -585,7 +585,7 @@ class Architecture:
             for index, item in enumerate(components):
                 if isinstance(item, list):
                     raise ConfigError("a component is a name or an object",
-                                      path=_join("components", index))
+                                      path=json_path("components", index))
         self = object.__new__(cls)
         self._build(components, obj.get("connections", []), obj.get("config"), dialect)
         return self
@@ -648,12 +648,12 @@ def _target_places(config: Mapping[str, Any]) -> list[tuple[str, Any]]:
     places: list[tuple[str, Any]] = []
     targets = config.get("targets")
     if isinstance(targets, list):
-        places += [(_join("config.targets", i), t) for i, t in enumerate(targets)]
+        places += [(json_path("config.targets", i), t) for i, t in enumerate(targets)]
     elif isinstance(targets, Mapping):
-        places += [(_join("config.targets", k), t) for k, t in targets.items()]
+        places += [(json_path("config.targets", k), t) for k, t in targets.items()]
     host = config.get("target_host")
     if isinstance(host, list):
-        places += [(_join("config.target_host", i), t) for i, t in enumerate(host)]
+        places += [(json_path("config.target_host", i), t) for i, t in enumerate(host)]
     elif host is not None:
         places.append(("config.target_host", host))
     return places
@@ -664,12 +664,12 @@ def _map_places(config: Mapping[str, Any], change: Any) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(json.dumps(config))
     targets = out.get("targets")
     if isinstance(targets, list):
-        out["targets"] = [change(_join("config.targets", i), t) for i, t in enumerate(targets)]
+        out["targets"] = [change(json_path("config.targets", i), t) for i, t in enumerate(targets)]
     elif isinstance(targets, dict):
-        out["targets"] = {k: change(_join("config.targets", k), t) for k, t in targets.items()}
+        out["targets"] = {k: change(json_path("config.targets", k), t) for k, t in targets.items()}
     host = out.get("target_host")
     if isinstance(host, list):
-        out["target_host"] = [change(_join("config.target_host", i), t)
+        out["target_host"] = [change(json_path("config.target_host", i), t)
                               for i, t in enumerate(host)]
     elif host is not None:
         out["target_host"] = change("config.target_host", host)

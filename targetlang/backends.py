@@ -14,14 +14,13 @@ runtime   ``cpp`` and ``crt`` (``system-lib``: bool); the legacy ``-runtime=`` s
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from ._config_schema import ComponentSpec, facts
-from .errors import ConfigError, type_name
+from ._schema.compilation import ComponentSpec, facts
+from .errors import ConfigError, did_you_mean, type_name
 
 __all__ = ["Executor", "Runtime", "ComponentLike"]
 
@@ -56,14 +55,13 @@ class _Component:
             where = f"{attrs_path}.{key}"
             option = spec.options.get(key) if isinstance(key, str) else None
             if option is None:
-                close = difflib.get_close_matches(str(key), list(spec.options), n=1, cutoff=0.7)
-                hint = f' (did you mean "{close[0]}"?)' if close else ""
+                hint = did_you_mean(str(key), spec.options, '"')
                 known = ", ".join(spec.options) or "none"
                 raise ConfigError(f'{self._what} "{spec.name}" has no attribute "{key}"{hint}; '
                                   f"its attributes: {known}", path=where)
             # TVM compared type keys exactly: a bool option takes no int, an int option no bool.
-            if type_name(value) != {"bool": "bool", "int": "int", "str": "string"}[option.type]:
-                wanted = {"bool": "a bool", "int": "an int", "str": "a string"}[option.type]
+            if type_name(value) != {"bool": "bool", "int": "int", "str": "string"}[str(option.type)]:
+                wanted = {"bool": "a bool", "int": "an int", "str": "a string"}[str(option.type)]
                 raise ConfigError(f'attribute "{key}" of {self._what} "{spec.name}" must be '
                                   f"{wanted}, not {type_name(value)}", path=where)
             values[key] = value
@@ -91,8 +89,7 @@ class _Component:
         registry = cls._registry()
         name = cls._aliases().get(name, name)
         if name not in registry:
-            close = difflib.get_close_matches(name, list(registry), n=1, cutoff=0.6)
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            hint = did_you_mean(name, registry, '"')
             aliases = "".join(f", {a} (= {n})" for a, n in cls._aliases().items())
             raise ConfigError(f'unknown {cls._what} "{name}"{hint}; known: '
                               f"{', '.join(registry)}{aliases}", path=where)
@@ -127,7 +124,7 @@ class _Component:
     @classmethod
     def list_registered_options(cls, name: str) -> dict[str, str]:
         """The options of ``name`` with their types (TVM's ``list_registered_options``)."""
-        return {o.name: o.type for o in cls._spec(name, None).options.values()}
+        return {o.name: str(o.type) for o in cls._spec(name, None).options.values()}
 
     # ---- JSON --------------------------------------------------------------------------------
 

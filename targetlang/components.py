@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Union
 
-from ._resources import data_text
+from ._schema.resources import data_text
 from .errors import ConfigError, TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, parse, tags
 
@@ -365,7 +365,7 @@ def _database(dialect: str) -> _Database:
                              ({**sources["tvm-tags"], "tag": tag},
                               *(c for _, more in extra for c in more)),
                              (normal(tag),), tuple(dict.fromkeys(short)))
-    from .presets import arm_cpu, arm_cpu_models
+    from .presets import arm_cpu, arm_cpu_models  # on first use: the database is built lazily
 
     for model in arm_cpu_models():
         try:
@@ -415,7 +415,7 @@ def _database(dialect: str) -> _Database:
 def _is_board(entry: Entry) -> bool:
     """A tag of a CPU board: only there a trailing letter is a revision (a GPU's ``M`` is a
     mobile part: ``GT 640`` is not the ``GT 640M``)."""
-    from ._specialize import device_type
+    from ._lower.specialize import device_type  # on first use: kept out of start-up
 
     return entry.origin == "tag" and device_type(entry.target) == 1
 
@@ -433,7 +433,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     key = normal(name)
     found: tuple[str, ...] = ()
     round_number = 0
-    for round_number, table in enumerate(db.rounds, 1):
+    for round_number, table in enumerate(db.rounds, 1):  # noqa: B007 - read after the loop
         found = table.get(key, ())
         if found:
             break

@@ -16,18 +16,17 @@ its own is an error (TVM overrode it silently). Errors are :class:`ConfigError` 
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Union
 
-from ._config_schema import facts
-from ._schema import DIALECTS
-from ._specialize import device_type, dialect_extends
+from ._lower.dialects import DIALECTS, dialect_extends
+from ._lower.specialize import device_type
+from ._schema.compilation import facts
 from .backends import ComponentLike, Executor, Runtime
 from .environment import Environment
-from .errors import ConfigError, TargetError, type_name
+from .errors import ConfigError, TargetError, did_you_mean, json_path, type_name
 from .target import DEFAULT_DIALECT, Target, from_json, parse
 
 __all__ = ["CompilationConfig", "ConfigError", "TargetLike"]
@@ -53,11 +52,6 @@ _FLOW_TYPES: Mapping[str, tuple[str, type]] = MappingProxyType({
 
 # ---- paths and errors ------------------------------------------------------------------------
 
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
 
 def _at(error: TargetError, path: str) -> TargetError:
     """The same error, its JSON path now starting at ``path`` (where the target sits)."""
@@ -77,10 +71,9 @@ def _no_such(what: str, name: object, path: str) -> ConfigError:
 def _check_members(obj: Mapping[str, Any], allowed: Sequence[str], path: str, what: str) -> None:
     for key in obj:
         if key not in allowed:
-            close = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.6)
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            hint = did_you_mean(str(key), allowed, '"')
             raise ConfigError(f'unknown {what} member "{key}"{hint}; the members are '
-                              f"{', '.join(allowed)}", path=_join(path, str(key)))
+                              f"{', '.join(allowed)}", path=json_path(path, str(key)))
 
 
 # ---- reading the parts --------------------------------------------------------------------------
@@ -117,7 +110,7 @@ def _read_target(value: object, path: str, dialect: str, environment: Environmen
             own = config.pop("dialect", dialect)
             if not isinstance(own, str) or own not in DIALECTS:
                 raise ConfigError(f'unknown dialect "{own}"; known: {", ".join(DIALECTS)}',
-                                  path=_join(path, "dialect"))
+                                  path=json_path(path, "dialect"))
             kind = config.get("kind")
             if isinstance(kind, str) and kind in KIND_ALIASES:
                 config = _unalias(config, kind, path)
@@ -135,7 +128,7 @@ def _unalias(config: dict[str, Any], kind: str, path: str) -> dict[str, Any]:
     for key, value in alias.items():
         if key != "kind" and config.get(key, value) != value:
             raise ConfigError(f'kind "{kind}" stands for {alias["kind"]} with {key} "{value}", '
-                              f'so {key} cannot be "{config[key]}"', path=_join(path, key))
+                              f'so {key} cannot be "{config[key]}"', path=json_path(path, key))
     return {**config, **alias}
 
 
@@ -168,7 +161,7 @@ def _read_flow(value: object, path: str) -> Mapping[str, Any]:
     out: dict[str, Any] = {}
     for key in sorted(value, key=str):
         item = value[key]
-        where = _join(path, str(key))
+        where = json_path(path, str(key))
         if not isinstance(key, str) or not _is_json(item):
             raise ConfigError("flow-config holds plain JSON values only", path=where)
         if key in _FLOW_TYPES:
@@ -189,16 +182,16 @@ def _check_aot(executor: Executor | None, runtime: Runtime | None, path: str) ->
         return
     interface = executor.attrs.get("interface-api", "packed")
     unpacked = executor.attrs.get("unpacked-api", False)
-    where = _join(_join(path, "executor"), "attrs")
+    where = json_path(json_path(path, "executor"), "attrs")
     if runtime.name == "crt" and not (unpacked or interface == "packed"):
         raise ConfigError(f'interface-api "{interface}" needs unpacked-api true with the crt '
-                          "runtime", path=_join(where, "interface-api"))
+                          "runtime", path=json_path(where, "interface-api"))
     if runtime.name == "cpp" and unpacked:
         raise ConfigError("the cpp runtime needs unpacked-api false",
-                          path=_join(where, "unpacked-api"))
+                          path=json_path(where, "unpacked-api"))
     if runtime.name == "cpp" and interface != "packed":
         raise ConfigError(f'the cpp runtime needs interface-api "packed", not "{interface}"',
-                          path=_join(where, "interface-api"))
+                          path=json_path(where, "interface-api"))
 
 
 def _device_type_of(device: str | int) -> int:
@@ -270,10 +263,10 @@ class CompilationConfig:
         if isinstance(targets, Mapping) and "kind" not in targets:
             labelled: dict[Any, object] | None = dict(targets)
             items: list[tuple[str | None, object, str]] = [
-                (label, value, _join("targets", str(label))) for label, value in targets.items()]
+                (label, value, json_path("targets", str(label))) for label, value in targets.items()]
         elif isinstance(targets, (list, tuple)):
             labelled = None
-            items = [(None, value, _join("targets", i)) for i, value in enumerate(targets)]
+            items = [(None, value, json_path("targets", i)) for i, value in enumerate(targets)]
         else:
             labelled = None
             items = [(None, targets, "targets[0]")]
@@ -296,11 +289,11 @@ class CompilationConfig:
                dialect: str | None, environment: Environment | None, path: str) -> None:
         if not items:
             raise ConfigError("a configuration needs at least one target",
-                              path=_join(path, "targets"))
+                              path=json_path(path, "targets"))
         for label, _, where in items:
             if label is not None and (not isinstance(label, str) or not label):
                 raise ConfigError("a target label is a non-empty string", path=where)
-        host_path = _join(path, "target_host")
+        host_path = json_path(path, "target_host")
         if host_label is not None:
             host_path = next(where for label, _, where in items if label == host_label)
         values = [value for _, value, _ in items] + ([host] if host is not None else [])
@@ -318,10 +311,10 @@ class CompilationConfig:
             # TVM's CompilationConfig, rule A: the first target that brings a host gives it.
             first = next((e for e in entries if e.target.host is not None), None)
             if first is not None:
-                host_target, host_path = first.target.host, _join(first.path, "host")
+                host_target, host_path = first.target.host, json_path(first.path, "host")
         if host_target is not None and host_target.host is not None:
             raise ConfigError("the target host has a host of its own",
-                              path=_join(host_path, "host"))
+                              path=json_path(host_path, "host"))
         targets: list[Target] = []
         for entry in entries:
             target = entry.target
@@ -329,7 +322,7 @@ class CompilationConfig:
                     target.host.to_json() != host_target.to_json():
                 raise ConfigError(f"this target's host ({target.host}) is not the "
                                   f"configuration's target host ({host_target})",
-                                  path=_join(entry.path, "host"))
+                                  path=json_path(entry.path, "host"))
             if host_target is not None:
                 target = target.with_host(host_target)
             targets.append(target)
@@ -337,8 +330,8 @@ class CompilationConfig:
         for entry, target in zip(entries, targets):
             if entry.label is not None:
                 labels[entry.label] = target
-        executor_value = _read_component(Executor, executor, _join(path, "executor"))
-        runtime_value = _read_component(Runtime, runtime, _join(path, "runtime"))
+        executor_value = _read_component(Executor, executor, json_path(path, "executor"))
+        runtime_value = _read_component(Runtime, runtime, json_path(path, "runtime"))
         _check_aot(executor_value, runtime_value, path)
         self._dialect = dialect
         self._host = host_target
@@ -347,7 +340,7 @@ class CompilationConfig:
         self._labels = MappingProxyType(labels)
         self._executor = executor_value
         self._runtime = runtime_value
-        self._flow = _read_flow(flow, _join(path, "flow-config"))
+        self._flow = _read_flow(flow, json_path(path, "flow-config"))
         self._groups = MappingProxyType({})
         self._group_refs = MappingProxyType({})
         self._identity = None
@@ -375,27 +368,27 @@ class CompilationConfig:
         dialect = _reading_dialect(list(targets.values()), dialect, "")
         pool: dict[str, Target] = {}
         for label, value in targets.items():
-            where = _join("targets", str(label))
+            where = json_path("targets", str(label))
             if not isinstance(label, str) or not label:
                 raise ConfigError("a target label is a non-empty string", path=where)
             pool[label] = _read_target(value, where, dialect, environment)
         dialect = _final_dialect(list(targets.values()), dialect, "",
-                                 [(t, _join("targets", k)) for k, t in pool.items()])
+                                 [(t, json_path("targets", k)) for k, t in pool.items()])
         groups: dict[str, CompilationConfig] = {}
         refs: dict[str, tuple[tuple[str, ...], str | None]] = {}
         for name, group in executors.items():
-            where = _join("executors", str(name))
+            where = json_path("executors", str(name))
             if not isinstance(name, str) or not name:
                 raise ConfigError("an executor group's name is a non-empty string", path=where)
             if not isinstance(group, Mapping):
                 raise ConfigError(f"an executor group is an object, not {type_name(group)}",
                                   path=where)
             _check_members(group, _GROUP_MEMBERS, where, "executor group")
-            labels = _labels_of(group.get("targets"), pool, _join(where, "targets"))
+            labels = _labels_of(group.get("targets"), pool, json_path(where, "targets"))
             host_label = _host_label_of(group.get("target_host"), pool,
-                                        _join(where, "target_host"))
+                                        json_path(where, "target_host"))
             items: list[tuple[str | None, object, str]] = [
-                (label, pool[label], _join(_join(where, "targets"), i))
+                (label, pool[label], json_path(json_path(where, "targets"), i))
                 for i, label in enumerate(labels)]
             config = object.__new__(cls)
             host: object = None
@@ -441,10 +434,10 @@ class CompilationConfig:
             raise ConfigError("no target given (TVM: a build needs at least one target)",
                               path="target")
         if isinstance(target, Mapping) and "kind" not in target:
-            items = [(value, _join("target", str(key))) for key, value in target.items()]
+            items = [(value, json_path("target", str(key))) for key, value in target.items()]
             keys = list(target)
         elif isinstance(target, (list, tuple)):
-            items = [(value, _join("target", i)) for i, value in enumerate(target)]
+            items = [(value, json_path("target", i)) for i, value in enumerate(target)]
             keys = []
         else:
             items = [(target, "target")]
@@ -615,7 +608,7 @@ class CompilationConfig:
             have = "; ".join(f"{_device_name(device_type(t))}: {t}" for t in self._targets)
             raise ConfigError(f"no target for device {device!r} (device type {wanted}); the "
                               f"targets are {have}")
-        for index, target in candidates:
+        for _, target in candidates:
             if all(other.specializes(target) for _, other in candidates):
                 return target
         minimal = [f"targets[{i}] {t}" for i, t in candidates
@@ -664,7 +657,7 @@ def _reading_dialect(values: Sequence[object], dialect: str | None, path: str) -
                                DEFAULT_DIALECT)
     if dialect not in DIALECTS:
         raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
-                          path=_join(path, "dialect"))
+                          path=json_path(path, "dialect"))
     return dialect
 
 
@@ -673,7 +666,7 @@ def _final_dialect(values: Sequence[object], dialect: str, path: str,
     """The configuration's dialect: the newest of its targets' and of the one text was read in."""
     found = [(t.dialect, where) for t, where in targets]
     if any(not isinstance(v, Target) for v in values if v is not None):
-        found.insert(0, (dialect, _join(path, "dialect")))
+        found.insert(0, (dialect, json_path(path, "dialect")))
     return _newest_dialect(found, dialect)
 
 
@@ -685,7 +678,7 @@ def _labels_of(value: object, pool: Mapping[str, Target], path: str) -> tuple[st
                           path=path)
     labels: list[str] = []
     for index, label in enumerate(value):
-        where = _join(path, index)
+        where = json_path(path, index)
         if not isinstance(label, str):
             raise ConfigError(f"a target label is a string, not {type_name(label)}", path=where)
         if label not in pool:
@@ -704,7 +697,7 @@ def _host_label_of(value: object, pool: Mapping[str, Target], path: str) -> str 
         if len(value) != 1:
             raise ConfigError(f"an executor group has one target host, not {len(value)}",
                               path=path)
-        value, where = value[0], _join(path, 0)
+        value, where = value[0], json_path(path, 0)
     if not isinstance(value, str):
         raise ConfigError(f"a target host is a target label, not {type_name(value)}", path=where)
     if value not in pool:

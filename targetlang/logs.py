@@ -30,6 +30,8 @@ from typing import Any, Literal
 
 from .environment import Environment
 from .errors import TargetError
+from .migration import LEGACY_DIALECT, MigrationWarning, migrate
+from .target import from_json, parse
 
 __all__ = ["LogSummary", "Located", "lines_of", "locate", "same_target_key", "normalized_text",
            "normalized_json", "stats", "select", "normalize"]
@@ -216,7 +218,6 @@ def _decode(literal: bytes) -> str | dict[str, Any]:
 
 def _as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
     """The target of a log record as TVM 0.21's TargetJSON; lossy reads are errors."""
-    from .migration import LEGACY_DIALECT, MigrationWarning, migrate
 
     value = _decode(literal)
     with warnings.catch_warnings(record=True) as caught:
@@ -240,7 +241,6 @@ def same_target_key(target: str | dict[str, Any], environment: Environment | Non
 def normalized_text(config: dict[str, Any]) -> str:
     """The ``tvm-0.21`` TVM-style string of a TargetJSON, or its canonical text where TVM's
     ``str()`` would lose something (a host, a tag) or fails."""
-    from .target import from_json, parse
 
     target = from_json(config, dialect="tvm-0.21")
     try:

@@ -30,16 +30,16 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ._lower.dialects import DIALECTS, load, releases
+from ._schema.compilation import facts
 from ._stack import with_stack_room
-from ._schema import load, releases
+from .backends import Executor, Runtime
+from .config import CompilationConfig
 from .environment import Environment
-from .errors import TargetError, type_name
+from .errors import TargetError, json_path, type_name
 from .target import Target, from_json, parse
-
-if TYPE_CHECKING:
-    from .config import CompilationConfig
 
 __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
            "migrate_config"]
@@ -119,11 +119,6 @@ def _read(source: TargetSource, source_dialect: str, environment: Environment | 
 
 # ---- conversion ------------------------------------------------------------------------------------
 
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
 
 def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict[str, Any]:
     schema = load(dialect)
@@ -136,7 +131,7 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
     if not _keys_derived(target):
         out["keys"] = list(target.keys)  # the user's keys; derived ones the new release derives
     if target.host is not None:
-        out["host"] = _convert(target.host, dialect, _join(path, "host"), outcome)
+        out["host"] = _convert(target.host, dialect, json_path(path, "host"), outcome)
     for key, value in target.attrs.items():
         if value is None:
             continue  # -from_device: asked of the device, nothing to carry
@@ -144,12 +139,12 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
         old = source_kind.attrs[key]
         at_default = old.has_default and old.default == value
         if spec is not None and key not in ("host", "tag", "keys"):
-            out[key] = _value(value, _join(path, key), dialect, outcome)
+            out[key] = _value(value, json_path(path, key), dialect, outcome)
         elif key in MOVED_OPTIONS:
             if not at_default:
                 outcome.moved.setdefault(path, {})[key] = _value(value, "", dialect, outcome)
         elif not at_default:
-            outcome.lost.append(f"{_join(path, key)}={_show(value)}")
+            outcome.lost.append(f"{json_path(path, key)}={_show(value)}")
     return out
 
 
@@ -171,7 +166,7 @@ def _value(value: Any, path: str, dialect: str, outcome: _Outcome) -> Any:
     if isinstance(value, Target):
         return _convert(value, dialect, path, outcome)
     if isinstance(value, tuple):
-        return [_value(v, _join(path, i), dialect, outcome) for i, v in enumerate(value)]
+        return [_value(v, json_path(path, i), dialect, outcome) for i, v in enumerate(value)]
     return value
 
 
@@ -210,7 +205,7 @@ def _differences(old: Any, new: Any, path: str) -> list[str]:
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[str] = []
         for key in [*old, *(k for k in new if k not in old)]:
-            out += _differences(old.get(key), new.get(key), _join(path, key))
+            out += _differences(old.get(key), new.get(key), json_path(path, key))
         return out
     if old == new:
         return []
@@ -239,8 +234,6 @@ def meaning_changes(source: str | Mapping[str, Any], target_dialect: str = "tvm-
 
 
 def _check_dialects(source_dialect: str, target_dialect: str) -> None:
-    from ._schema import DIALECTS
-
     for name in (target_dialect,) + (() if source_dialect == "auto" else (source_dialect,)):
         if name not in DIALECTS:
             raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")
@@ -299,9 +292,6 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
     target's. Without any of them, executor and runtime are None (TVM's defaults). What the
     chosen executor does not take is named in a :class:`MigrationWarning`.
     """
-    from .backends import Executor, Runtime
-    from .config import CompilationConfig
-    from ._config_schema import facts
 
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)

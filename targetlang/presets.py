@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._resources import data_text
+from ._schema.resources import data_text
 from .backends import Executor, Runtime
 from .config import CompilationConfig
 from .environment import Environment

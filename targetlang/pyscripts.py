@@ -26,8 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._files import write_atomically
 from .environment import Environment
 from .errors import TargetError
+from .migration import LEGACY_DIALECT, MigrationWarning, detect_dialect, meaning_changes, migrate
+from .target import parse
 
 __all__ = ["Finding", "Rewrite", "ScriptResult", "migrate_source", "migrate_file", "py_literal"]
 
@@ -223,8 +226,6 @@ def _describe(node: ast.expr) -> str:
 
 def _source_dialect(value: str) -> str:
     """The legacy release when it reads ``value``, else the newest that does."""
-    from .migration import LEGACY_DIALECT
-    from .target import parse
 
     try:
         parse(value, dialect=LEGACY_DIALECT)
@@ -236,7 +237,6 @@ def _source_dialect(value: str) -> str:
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
                    environment: Environment | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text."""
-    from .migration import MigrationWarning, detect_dialect, meaning_changes, migrate
 
     result = ScriptResult(path=path, original=text, text=text)
     try:
@@ -357,7 +357,6 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
                  target_dialect: str = "tvm-0.27",
                  environment: Environment | None = None) -> ScriptResult:
     """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""
-    from ._files import write_atomically
 
     file = Path(path)
     kind = os.stat(file).st_mode  # before opening: opening a FIFO waits for its writer

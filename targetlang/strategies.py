@@ -24,8 +24,11 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("targetlang.strategies needs Hypothesis: "
                       "pip install 'targetlang[strategies]'") from e
 
-from . import _tvm_rules as rules
-from ._schema import AttrSpec, KindSpec, load
+from ._lower.dialects import load
+from ._schema.facts import AttrSpec, KindSpec
+from ._schema.types import BOOL, INT, STR, TARGET, AttrType
+from ._syntax import rules
+from ._syntax.grammar import parse_target_text, plain_target_parser
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags
 
@@ -87,17 +90,21 @@ def _value(kind: KindSpec, attr: AttrSpec, dialect: str, depth: int,
     return _typed(attr.type, dialect, depth, max_host_depth)
 
 
-def _typed(type_: str, dialect: str, depth: int, max_host_depth: int) -> st.SearchStrategy[Any]:
-    if type_ == "int":
+def _typed(type_: AttrType, dialect: str, depth: int,
+           max_host_depth: int) -> st.SearchStrategy[Any]:
+    if type_ is INT:
         return st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-3, 300))
-    if type_ == "bool":
+    if type_ is BOOL:
         return st.booleans()
-    if type_ == "str":
+    if type_ is STR:
         return _strings()
-    if type_ == "target":
+    if type_ is TARGET:
         return _configs(dialect, None, depth + 1, max_host_depth)
-    element = type_[6:-1]
-    return st.lists(_typed(element, dialect, depth, max_host_depth), max_size=3)
+    assert type_.element is not None
+    element = _typed(type_.element, dialect, depth, max_host_depth)
+    if type_.is_array:
+        return st.lists(element, max_size=3)
+    return st.dictionaries(_strings(), element, max_size=3)
 
 
 def _configs(dialect: str, kinds: Sequence[str] | None, depth: int,
@@ -114,7 +121,7 @@ def _configs(dialect: str, kinds: Sequence[str] | None, depth: int,
         nested_ok = depth < max_host_depth
         candidates = sorted(a for a, spec in kind.attrs.items()
                             if a not in ("host", "from_device", "target_device_type")
-                            and (nested_ok or "target" not in spec.type))
+                            and (nested_ok or not spec.type.holds_target))
         for attr in draw(st.lists(st.sampled_from(candidates), max_size=5, unique=True)):
             out[attr] = draw(_value(kind, kind.attrs[attr], dialect, depth, max_host_depth))
         if nested_ok and draw(st.integers(0, 3)) == 0:
@@ -186,8 +193,6 @@ def spellings(target: Target) -> st.SearchStrategy[str]:
 
 def _respell(draw: st.DrawFn, canonical: str, target: Target) -> str:
     """Rewrite canonical legacy text option by option into an equivalent spelling."""
-    from ._grammar import parse_target_text
-
     syntax = parse_target_text(canonical)
     options = [(o.key, o.value.text if o.value else "1") for o in syntax.options]
     if "mkldnn" not in canonical:  # the mkldnn rewrite depends on the exact text
@@ -292,10 +297,6 @@ def grammar_sentences() -> st.SearchStrategy[str]:
     pairs, quoted runs), because Hypothesis can meet their full regexes only by filtering,
     which is very slow.
     """
-    from lark import Lark
-
-    from ._grammar import grammar_text
-
     plain = st.sampled_from(_PLAIN + "\t=-\"{}é")
     escape = st.sampled_from(_SPECIAL + _PLAIN).map(lambda c: "\\" + c)
     quoted = st.lists(st.one_of(st.sampled_from(_PLAIN + " ,=-"), st.just("\\'")),
@@ -314,7 +315,7 @@ def grammar_sentences() -> st.SearchStrategy[str]:
     # a trailing space keeps each drawn word a word of its own.
     spaced = {name: strategy.map(lambda w: w + " ") for name, strategy in
               {"WORD": word, "OPTION_ASSIGN": option_assign, "OPTION_NAME": option_name}.items()}
-    return from_lark(Lark(grammar_text(), parser="lalr"), explicit=spaced)
+    return from_lark(plain_target_parser(), explicit=spaced)
 
 
 def malformed_strings(dialect: str = DEFAULT_DIALECT) -> st.SearchStrategy[str]:

@@ -6,10 +6,9 @@ import functools
 import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from . import _format
-from ._lower import (
+from ._lower.core import (
     MAX_JSON_DEPTH,
     MAX_TARGET_DEPTH,
     Context,
@@ -21,9 +20,13 @@ from ._lower import (
     target_depth,
     truncate_strings,
 )
-from ._schema import DIALECTS, DialectSchema, KindSpec, load
+from ._lower.dialects import DIALECTS, load
 from ._memo import ORDINARY_CHARS
+from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
+
+if TYPE_CHECKING:
+    from ._lower.trace import Trace
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError, type_name
 
@@ -82,7 +85,7 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical", "_template", "_mutable")
+                 "_identity", "_canonical", "_template", "_mutable", "_traced")
 
     _kind: str
     _dialect: str
@@ -95,6 +98,7 @@ class Target:
     _canonical: str | None
     _template: dict[str, Any] | None
     _mutable: tuple[tuple[str, bool], ...]
+    _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         # tvm.target.Target(text, host) is what a TVM user types first: point them the right way.
@@ -103,7 +107,8 @@ class Target:
     @classmethod
     def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
-                features: Mapping[str, object] | None) -> Target:
+                features: Mapping[str, object] | None,
+                trace: tuple[Any, ...] = ("json", {})) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -115,6 +120,7 @@ class Target:
         self._identity = None
         self._canonical = None
         self._template = None
+        self._traced = trace
         return self
 
     # ---- members -------------------------------------------------------------------------
@@ -154,6 +160,16 @@ class Target:
         """What the kind's target parser derived (``has_dsp``, ``is_test``, ...)."""
         return self._features
 
+    @property
+    def _trace(self) -> Trace:
+        """Where each value came from, as the lowering read it (see ``_lower/trace.py``)."""
+        from ._lower.trace import Trace  # on first use: only explain, lint and diff read traces
+
+        traced = self._traced
+        if type(traced) is not Trace:
+            traced = self._traced = Trace._make(traced)
+        return traced
+
     # ---- serializers ---------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -185,11 +201,15 @@ class Target:
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
         """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
         if style == "tvm":
-            return _format.tvm_string(self)
+            from ._formats.text import tvm_string  # on first use: kept out of start-up
+
+            return tvm_string(self)
         if style != "canonical":
             raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
         if self._canonical is None:
-            self._canonical = _format.canonical(self)
+            from ._formats.text import canonical  # on first use: kept out of start-up
+
+            self._canonical = canonical(self, parse)
         return self._canonical
 
     def __str__(self) -> str:
@@ -224,9 +244,10 @@ class Target:
         """Whether this target is ``other`` with more fixed: more attributes, keys or host.
 
         ``cuda -arch=sm_80 -compiler=tensorrt`` (dialect ``collage``) specializes
-        ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_specialize.py``.
+        ``cuda -arch=sm_80``. A partial order; the rule is in ``targetlang/_lower/specialize.py``.
         """
-        from ._specialize import specializes
+        from ._lower.specialize import specializes  # on first use: kept out of start-up
+
         return specializes(self, other)
 
     def tuning_key(self) -> str:
@@ -237,8 +258,7 @@ class Target:
         options (``executor``, ``runtime``, ``link-params``, ``system-lib``,
         ``interface-api``, ``unpacked-api``) are not.
         """
-        from ._specialize import tuning_key
-        return tuning_key(self)
+        return _tuning_key(self)
 
     # ---- copies ----------------------------------------------------------------------------
 
@@ -253,7 +273,7 @@ class Target:
                                     "and devices)")
         return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
                               keys=self._keys, host=host, attrs=self._attrs,
-                              features=self._features)
+                              features=self._features, trace=self._traced)
 
     @with_stack_room
     def with_attrs(self, changes: Mapping[str, Any]) -> Target:
@@ -273,6 +293,15 @@ def _plain(value: AttrValue) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _tuning_key(target: Target) -> str:
+    from ._lower.specialize import NOT_TUNING  # on first use: kept out of start-up
+
+    config = {key: value for key, value in target.to_json().items()
+              if key not in NOT_TUNING and value is not None}  # null: not given (-from_device)
+    return from_json(config, dialect=target.dialect).to_string()
 
 
 def _unpickle(config: dict[str, Any], dialect: str) -> Target:
@@ -325,7 +354,7 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
-    ctx = Context(_schema(dialect), environment, text)
+    ctx = Context(_schema(dialect), environment, text, Target)
     return from_top_level_text(text, ctx)
 
 
@@ -339,7 +368,7 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
         return parse(obj.lstrip(), dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
-    ctx = Context(_schema(dialect), environment, None)
+    ctx = Context(_schema(dialect), environment, None, Target)
     try:
         return from_config(truncate_strings(dict(obj)), ctx, Place())
     except UnencodableString:

@@ -21,7 +21,6 @@ values with anything but letters, digits, ``+-.,`` and spaces) or misread the te
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -30,8 +29,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._lower.dialects import load
+from ._schema.resources import data_text
+from ._schema.types import BOOL, INT, STR, AttrType, array_of, parse_type
 from ._stack import with_stack_room
-from ._resources import data_text
+from ._syntax.ast import Word
+from ._syntax.grammar import SyntaxProblem, is_tvmc_kind_option, parse_tvmc_list
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -40,15 +43,13 @@ from .errors import (
     TargetValueError,
     UnknownAttributeError,
     UnknownKindError,
+    did_you_mean,
     show,
     type_name,
 )
-from ._schema import load
 from .target import DEFAULT_DIALECT, Target, kinds, parse
 
 if TYPE_CHECKING:
-    from lark import Lark, Token
-
     from .environment import Environment
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
 ]
 
 OptionValue = Any  # str | bool | int | list[str]
+_STR_ARRAY = array_of(STR)
 _MISSING: Any = object()
 
 
@@ -77,7 +79,7 @@ class CodegenOption:
     ``array<str>``), TVM's default (if any) and description."""
 
     name: str
-    type: str
+    type: AttrType
     default: Any = _MISSING
     description: str = ""
 
@@ -120,7 +122,7 @@ def codegens() -> Mapping[str, CodegenSpec]:
     out: dict[str, CodegenSpec] = {}
     for name, spec in _codegen_data()["codegens"].items():
         options = {
-            option: CodegenOption(option, o["type"], o.get("default", _MISSING),
+            option: CodegenOption(option, parse_type(o["type"]), o.get("default", _MISSING),
                                   o.get("description", ""))
             for option, o in spec["options"].items()
         }
@@ -174,12 +176,6 @@ class TvmcEntry:
         return {option.key: option.value for option in self.options}
 
 
-def _parser() -> Lark:
-    from ._grammar import tvmc_parser
-
-    return tvmc_parser()
-
-
 def _syntax_error(message: str, text: str, offset: int) -> TargetSyntaxError:
     return TargetSyntaxError(message, source=text, offset=offset)
 
@@ -188,74 +184,28 @@ def read_entries(text: str) -> list[TvmcEntry]:
     """Read tvmc's ``--target`` text into its entries, without looking at what they name."""
     if not isinstance(text, str):
         raise TypeError(f"read_entries() takes text, not {type_name(text)}")
-    from lark import Token, Tree
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
     try:
-        tree = _parser().parse(text, start="targets")
-    except UnexpectedCharacters as e:
-        offset = e.pos_in_stream or 0
-        char = text[offset] if offset < len(text) else ""
-        if char in "'\"" and text.find(char, offset + 1) < 0:
-            raise _syntax_error(f"mismatched quote: this {char} is never closed", text,
-                                offset) from None
-        if char in "'\"":
-            raise _syntax_error(f"unexpected quote: quotes belong in a value "
-                                f"(-key={char}...{char})", text, offset) from None
-        raise _syntax_error(f"unexpected {char!r}: options are written -key=value after a "
-                            "name, entries are separated by ','", text, offset) from None
-    except UnexpectedToken as e:
-        raise _token_error(e.token, text) from None
-    except UnexpectedInput as e:  # pragma: no cover - LALR raises only the two above
-        raise _syntax_error("cannot read the target list", text,
-                            getattr(e, "pos_in_stream", 0) or 0) from None
+        syntax = parse_tvmc_list(text)
+    except SyntaxProblem as e:
+        raise _syntax_error(e.message, text, e.offset) from None
     entries = []
-    assert isinstance(tree, Tree)
-    for node in tree.children:
-        assert isinstance(node, Tree)
-        name, *words = node.children
-        assert isinstance(name, Token)
+    for name, words in syntax:
         options: list[TvmcOption] = []
         seen: dict[str, int] = {}
         for word in words:
-            assert isinstance(word, Token)
             option = _option(word, text)
             if option.key in seen:
                 raise DuplicateAttributeError(
-                    f"the option {option.key!r} of {str(name)!r} is given more than once",
+                    f"the option {option.key!r} of {name.text!r} is given more than once",
                     source=text, offset=option.key_offset)
             seen[option.key] = option.key_offset
             options.append(option)
-        entries.append(TvmcEntry(str(name), name.start_pos or 0, tuple(options)))
+        entries.append(TvmcEntry(name.text, name.offset, tuple(options)))
     return entries
 
 
-def _token_error(token: Token, text: str) -> TargetSyntaxError:
-    at = token.start_pos if token.start_pos is not None else len(text)
-    if token.type == "$END":
-        if not text.strip():
-            return _syntax_error("empty target list: expected a codegen or target name",
-                                 text, len(text))
-        return _syntax_error("expected a codegen or target name after ','", text, len(text))
-    if token.type == "_COMMA":
-        return _syntax_error("expected a codegen or target name before ','", text, at)
-    if token.type == "NAME":
-        before = re.search(r"(?:^|\s)(-+[^\s,'\"=]+)\s+$", text[:at])
-        if before is not None:
-            return _syntax_error(
-                f"{str(token)!r} is not an option: tvmc writes a value with '=' "
-                f"({before.group(1)}={token}), and separates entries with ','", text, at)
-        return _syntax_error(f"{str(token)!r} is not an option: options start with '-', "
-                             "and entries are separated by ','", text, at)
-    if token.type == "OPTION":
-        return _syntax_error(f"expected a codegen or target name before the option "
-                             f"{str(token)!r}", text, at)
-    return _syntax_error(f"unexpected {str(token)!r}", text, at)  # pragma: no cover
-
-
-def _option(word: Token, text: str) -> TvmcOption:
-    raw = str(word)
-    start = word.start_pos or 0
+def _option(word: Word, text: str) -> TvmcOption:
+    raw, start = word
     dashes = len(raw) - len(raw.lstrip("-"))
     key, equals, value = raw[dashes:].partition("=")
     key_offset = start + dashes
@@ -308,17 +258,13 @@ def split_kind_option(word: str, *, dialect: str = DEFAULT_DIALECT) -> tuple[str
     KIND is the longest codegen or target kind name that leaves an option name after it
     (names contain ``-``: ``--target-cmsis-nn-mcpu``); the value is None without ``=``.
     """
-    from lark.exceptions import UnexpectedInput
-
-    try:
-        _parser().parse(word, start="kind_option")
-    except UnexpectedInput:
-        raise _syntax_error("expected --target-KIND-OPTION=VALUE", word, 0) from None
+    if not is_tvmc_kind_option(word):
+        raise _syntax_error("expected --target-KIND-OPTION=VALUE", word, 0)
     name, equals, value = word[len("--target-"):].partition("=")
     for kind in sorted(_names(dialect), key=len, reverse=True):
         if name.startswith(kind + "-") and len(name) > len(kind) + 1:
             return kind, name[len(kind) + 1:], value if equals else None
-    hint = _suggest(name.split("-")[0], _names(dialect))
+    hint = did_you_mean(name.split("-")[0], _names(dialect))
     raise UnknownKindError(f"{word.partition('=')[0]!r} names no codegen or target kind{hint}",
                            source=word, offset=len("--target-"))
 
@@ -414,11 +360,6 @@ class TvmcTarget:
         return f"TvmcTarget(codegens={self.codegens!r}, target={self._target!r})"
 
 
-def _suggest(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 @with_stack_room
 def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None, *,
                dialect: str = DEFAULT_DIALECT, environment: Environment | None = None
@@ -449,7 +390,7 @@ def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None
     for entry in entries:
         if entry.name not in known_codegens and entry.name not in known_kinds \
                 and entry.name not in known_tags:
-            hint = _suggest(entry.name, [*known_codegens, *known_kinds])
+            hint = did_you_mean(entry.name, [*known_codegens, *known_kinds])
             raise UnknownKindError(f"unknown codegen or target kind {entry.name!r}{hint}",
                                    source=text, offset=entry.offset)
         if entry.name in seen:
@@ -538,7 +479,7 @@ def _codegen_options(entry: TvmcEntry, spec: CodegenSpec, extra: Mapping[str, An
 def _described(spec: CodegenSpec, key: str, text: str, offset: int | None) -> CodegenOption | None:
     option = spec.options.get(key)
     if option is None and not spec.open:
-        hint = _suggest(key, spec.options)
+        hint = did_you_mean(key, spec.options)
         if not hint:
             names = list(spec.options)
             known = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
@@ -550,8 +491,8 @@ def _described(spec: CodegenSpec, key: str, text: str, offset: int | None) -> Co
 
 def _type_error(spec: CodegenSpec, option: CodegenOption, what: str, text: str,
                 offset: int | None) -> AttributeTypeError:
-    expected = {"str": "a string", "bool": "a boolean (0, 1, true or false)",
-                "int": "an integer", "array<str>": "a comma-separated list"}[option.type]
+    expected = {STR: "a string", BOOL: "a boolean (0, 1, true or false)",
+                INT: "an integer", _STR_ARRAY: "a comma-separated list"}[option.type]
     return AttributeTypeError(f"the option {option.name!r} of {spec.name!r} takes {expected}, "
                               f"not {what}", source=text, offset=offset)
 
@@ -562,21 +503,21 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
     if option is None:  # an open codegen's undocumented option: passed on as written
         return value
     if value is True:
-        if option.type == "bool":
+        if option.type is BOOL:
             return True
         raise _type_error(spec, option, f"a bare flag (write -{option.name}=VALUE)", text,
                           offset)
     assert isinstance(value, str)
-    if option.type == "str":
+    if option.type is STR:
         return value
-    if option.type == "bool":
+    if option.type is BOOL:
         lowered = value.strip().lower()
         if lowered in ("1", "true"):
             return True
         if lowered in ("0", "false"):
             return False
         raise _type_error(spec, option, repr(value), text, offset)
-    if option.type == "int":
+    if option.type is INT:
         number = _python_int(value)
         if number is not None:
             return number
@@ -606,11 +547,11 @@ def _typed_value(value: Any, option: CodegenOption | None, spec: CodegenSpec,
         return _typed_text(value, option, spec, text, None)
     if option is None:
         return value
-    if option.type == "bool" and isinstance(value, int) and value in (0, 1):
+    if option.type is BOOL and isinstance(value, int) and value in (0, 1):
         return bool(value)
-    if option.type == "int" and isinstance(value, int) and not isinstance(value, bool):
+    if option.type is INT and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if option.type == "array<str>" and isinstance(value, (list, tuple)) \
+    if option.type is _STR_ARRAY and isinstance(value, (list, tuple)) \
             and all(isinstance(v, str) for v in value):
         return list(value)
     raise _type_error(spec, option, repr(value), text, None)
@@ -633,11 +574,11 @@ def _escaped(value: str, positions: Sequence[int]) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
-def _legacy_value(value: str, positions: Sequence[int], attr_type: str | None
+def _legacy_value(value: str, positions: Sequence[int], attr_type: AttrType | None
                   ) -> tuple[str, list[int]]:
     """The legacy word for a tvmc value: arrays are interpreted twice by TVM (the word, then
     each item), so their items are escaped twice."""
-    if attr_type is None or not attr_type.startswith("array<"):
+    if attr_type is None or not attr_type.is_array:
         return _escaped(value, positions)
     items: list[str] = []
     where: list[int] = []

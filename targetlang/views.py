@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ._specialize import device_type
+from ._lower.specialize import device_type
 from .backends import Executor, Runtime
 from .config import CompilationConfig, _check_aot
 from .errors import ConfigError

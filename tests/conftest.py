@@ -17,6 +17,7 @@ settings.register_profile("fuzz", max_examples=20_000, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"
 TOPHUB = REPO / "tests" / "data" / "tophub"  # the few TopHub logs the tests read (README.md there)
 
 # The TVM oracle (docs/oracle.md): real TVM releases behind bin/tvm0NN-python wrappers, and the

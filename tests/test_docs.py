@@ -7,11 +7,11 @@ import doctest
 import re
 
 import pytest
-
-import targetlang
 from conftest import REPO
 from golden import records
-from targetlang._resources import grammar_text
+
+import targetlang
+from targetlang._syntax.grammar import grammar_text
 from targetlang.cli import build_parser
 
 GUIDE = (REPO / "docs" / "guide.md").read_text(encoding="utf-8")
@@ -79,7 +79,7 @@ def test_guide_lists_every_dialect_and_the_current_counts() -> None:
 
 
 def test_guide_states_the_limits_the_code_keeps() -> None:
-    from targetlang._lower import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
+    from targetlang._lower.core import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
     from targetlang._memo import ORDINARY_CHARS
 
     limits = GUIDE[GUIDE.index("## 7. Limits"):]

@@ -11,9 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from conftest import REPO
+
 from targetlang.cli import build_parser, main
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -1,0 +1,1 @@
+"""The inspection stage: lint, explain and diff, the readers of the lowering's trace."""

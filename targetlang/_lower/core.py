@@ -1,0 +1,590 @@
+"""From text, JSON or tag to a typed ``Target``, following TVM 0.21's ``Target`` constructor.
+
+The functions mirror ``TargetInternal`` in ``src/target/target.cc``: ``from_string``
+(tag, JSON text or legacy text), ``from_raw_string`` (legacy text, through the grammar),
+``from_config`` (the config dict: target parser, tag, keys, host, attributes, defaults)
+and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+
+from .._schema.facts import AttrSpec, DialectSchema, KindSpec
+from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
+from .._syntax import rules
+from .._syntax.ast import Option
+from .._syntax.grammar import SyntaxProblem, parse_target_text
+from ..errors import (
+    AttributeTypeError,
+    DuplicateAttributeError,
+    TargetError,
+    TargetSyntaxError,
+    TargetValueError,
+    UnknownAttributeError,
+    UnknownKindError,
+    json_path,
+    show,
+    type_name,
+)
+from .hooks import Hook
+
+if TYPE_CHECKING:
+    from ..environment import Environment
+    from ..target import Target
+    from .trace import Form
+
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+#: How deep an input may nest (docs/guide.md, "Limits"): targets inside targets (a host, a
+#: device; the outermost target is level 1), and JSON objects and arrays. Both are checked
+#: explicitly, so an answer never depends on how deep the caller's stack happens to be.
+MAX_TARGET_DEPTH = 100
+MAX_JSON_DEPTH = 256
+
+_TARGETS = threading.local()  # .level: how many targets the current read is inside
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]')
+
+
+def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether JSON text nests objects and arrays more than ``limit`` deep (strings skipped)."""
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
+def target_depth(target: Target) -> int:
+    """How many targets deep a Target nests (itself, its host, its devices...)."""
+    deepest, stack = 0, [(target, 1)]
+    while stack:
+        current, level = stack.pop()
+        deepest = max(deepest, level)
+        if current.host is not None:
+            stack.append((current.host, level + 1))
+        devices = current.attrs.get("devices")
+        if isinstance(devices, tuple):
+            stack.extend((d, level + 1) for d in devices if d is not None and not isinstance(d, str))
+    return deepest
+
+
+class Context(NamedTuple):
+    """What one read needs: the dialect's schema, the environment and the outermost source.
+
+    (A named tuple: one is made per read, where a frozen dataclass costs more.)
+    """
+
+    schema: DialectSchema
+    environment: Environment | None
+    source: str | None
+    #: the class of the targets made (``target.Target``, handed down by the reader so that
+    #: the lowering need not import the module above it)
+    make: type[Target] | None = None
+    #: the registered tag being read (its values are traced as the tag's)
+    tag: str | None = None
+
+
+class Place(NamedTuple):
+    """Where a text being read sits in the outermost source.
+
+    ``positions[i]`` is the source offset of character ``i`` (one more entry for the end);
+    None means the text is the source itself (or a prefix of it). ``path`` is the JSON path
+    of the value the text came from. (A named tuple, as ``Context``.)
+    """
+
+    positions: Sequence[int] | None = None
+    path: str = ""
+
+    def at(self, index: int) -> int:
+        if self.positions is None:
+            return index
+        return self.positions[min(max(index, 0), len(self.positions) - 1)]
+
+    def inner(self, start: int, positions: Sequence[int] | None, length: int, path: str) -> Place:
+        """The place of a text of ``length`` characters whose character ``i`` came from our
+        ``start + positions[i]`` (``start + i`` when ``positions`` is None)."""
+        if positions is None:
+            if self.positions is None:
+                return Place(range(start, start + length + 1), path)
+            positions = range(length + 1)
+        return Place([self.at(start + p) for p in positions], path)
+
+
+
+def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
+          path: str | None = None) -> NoReturn:
+    raise cls(message, source=ctx.source, offset=offset, path=path or None)
+
+
+# ---- FromString ---------------------------------------------------------------------------
+
+def from_top_level_text(text: str, ctx: Context) -> Target:
+    """``tvm.target.Target(text)``: the Python wrapper's rewrites, then ``from_string``."""
+    bad = rules.unencodable_at(text)
+    if bad is not None:  # TVM hands the text to C++ as UTF-8 and refuses what is not
+        _fail(TargetSyntaxError, f"{text[bad]!r} cannot be encoded in UTF-8 (a lone surrogate), "
+              "so TVM refuses the text", ctx, bad)
+    if ctx.schema.reader is not None:  # another release's reader (the dialect registry's)
+        return ctx.schema.reader(text, ctx, Place())  # type: ignore[no-any-return]
+    nul = text.find("\0")
+    if nul >= 0:
+        text = text[:nul]
+    place = Place()
+    found: list[int] = []
+    if "-libs=mkldnn" in text:
+        # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".
+        text, positions = _replace_with_positions(text, "mkldnn", "dnnl", found)
+        place = Place(positions)
+    target = from_string(text, ctx, place)
+    if nul >= 0 or found:  # the trace keeps what the wrapper did, for lint
+        target._traced = (*target._traced[:-2], nul if nul >= 0 else None, tuple(found))
+    return target
+
+
+def _replace_with_positions(text: str, old: str, new: str,
+                            found: list[int]) -> tuple[str, list[int]]:
+    out: list[str] = []
+    positions: list[int] = []
+    i = 0
+    while True:
+        j = text.find(old, i)
+        if j < 0:
+            break
+        found.append(j)
+        out.append(text[i:j])
+        positions.extend(range(i, j))
+        out.append(new)
+        positions.extend([j] * len(new))
+        i = j + len(old)
+    out.append(text[i:])
+    positions.extend(range(i, len(text) + 1))
+    return "".join(out), positions
+
+
+def from_string(text: str, ctx: Context, place: Place) -> Target:
+    """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
+    if ctx.schema.reader is not None:
+        return ctx.schema.reader(text, ctx, place)  # type: ignore[no-any-return]
+    if text in ctx.schema.tag_configs:
+        return from_tag(text, ctx)
+    if text[:1] == "{":
+        return from_config_string(text, ctx, place)
+    return from_raw_string(text, ctx, place)
+
+
+def from_tag(name: str, ctx: Context) -> Target:
+    """A registered tag: the target TVM registered under that name (its ``tag`` field is "")."""
+    config = json.loads(json.dumps(ctx.schema.tag_configs[name]))  # a private deep copy
+    # Tag configs are complete: nothing to detect.
+    tag_ctx = Context(ctx.schema, None, None, ctx.make, name)
+    return from_config(config, tag_ctx, Place(), form="tag")
+
+
+def from_config_string(text: str, ctx: Context, place: Place) -> Target:
+    """``FromConfigString``: Python's ``json.loads``; anything but an object is refused."""
+    if json_depth_exceeds(text):
+        _fail(TargetSyntaxError, f"JSON nested more than {MAX_JSON_DEPTH} levels deep", ctx,
+              place.at(0), place.path)
+    try:
+        config = json.loads(text)
+    except ValueError as e:
+        offset = getattr(e, "pos", 0)
+        _fail(TargetSyntaxError, f"cannot load the config dict as JSON: {getattr(e, 'msg', e)}",
+              ctx, place.at(offset), place.path)
+    if not isinstance(config, dict):
+        _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
+    try:
+        config = truncate_strings(config)
+    except UnencodableString:
+        _fail(TargetSyntaxError, "cannot load the config dict: a string is not UTF-8 "
+              "(a lone surrogate escape)", ctx, place.at(0), place.path)
+    return from_config(config, ctx, Place(None, place.path), text_offset=place.at(0))
+
+
+class UnencodableString(Exception):
+    """A string of a config that TVM cannot receive (not UTF-8)."""
+
+
+class TooDeep(Exception):
+    """A JSON value nests objects and arrays more than ``MAX_JSON_DEPTH`` deep."""
+
+
+def truncate_strings(value: Any, depth: int = 0) -> Any:
+    """Every string of a JSON value as TVM receives it (cut at the first NUL).
+
+    Raises ``UnencodableString`` for a string that is not UTF-8 (TVM refuses the config), and
+    ``TooDeep`` for objects and arrays nested more than ``MAX_JSON_DEPTH`` deep.
+    """
+    if isinstance(value, str):
+        if rules.unencodable_at(value) is not None:
+            raise UnencodableString(value)
+        return rules.truncate_at_nul(value)
+    if isinstance(value, (dict, list, tuple)) and depth >= MAX_JSON_DEPTH:
+        raise TooDeep
+    if isinstance(value, dict):
+        return {truncate_strings(k) if isinstance(k, str) else k: truncate_strings(v, depth + 1)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [truncate_strings(v, depth + 1) for v in value]
+    return value
+
+
+# ---- FromRawString ------------------------------------------------------------------------
+
+def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
+    """``FromRawString``: the grammar's words, each option typed by its attribute."""
+    if not text.strip(" "):
+        # TVM refuses "" and crashes on text of spaces only (it reads a kind that is not there).
+        _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,
+              place.at(len(text)), place.path)
+    try:
+        syntax = parse_target_text(text)
+    except SyntaxProblem as e:
+        _fail(TargetSyntaxError, e.message, ctx, place.at(e.offset))
+    # Legacy text needs no JSON paths in its errors: the caret points at the characters.
+    kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), "")
+    config: dict[str, Any] = {"kind": kind.name}
+    offsets: dict[str, int] = {}
+    plain_place = place.positions is None
+    specs = kind.attrs
+    for key, key_offset, value, _form, option_offset, _length in syntax.options:
+        if key in config:
+            _fail(DuplicateAttributeError, f"the key {key!r} appears more than once", ctx,
+                  place.at(key_offset))
+        spec = specs.get(key) or _attr(kind, key, ctx, place.at(key_offset), "")
+        if value is None:
+            raw, raw_offset = "1", option_offset  # a bare -flag means "1"
+        else:
+            raw, raw_offset = value
+        offsets[key] = raw_offset if plain_place else place.at(raw_offset)
+        typed = plain_value(raw, spec.type)
+        if typed is _NOT_PLAIN:
+            typed = value_from_text(raw, spec.type, ctx, place, raw_offset, key,
+                                    flag=value is None)
+        config[key] = typed
+    return from_config(config, ctx, place, offsets=offsets, typed=True, form="text",
+                       options=syntax.options)
+
+
+_NOT_PLAIN: Any = object()
+_STR_ARRAY = array_of(STR)
+
+
+def plain_value(raw: str, type_: AttrType) -> Any:
+    """The value of a plain word, or ``_NOT_PLAIN``: a fast path of ``value_from_text``.
+
+    A word without quotes or escapes is its own interpretation and holds no spaces (so
+    nothing to trim); for such words the common types need none of TVM's slower rules.
+    (A property test checks this against ``value_from_text``.)
+    """
+    if "'" in raw or "\\" in raw or " " in raw:
+        return _NOT_PLAIN
+    if type_ is STR:
+        return raw
+    if type_ is _STR_ARRAY:
+        return tuple(item for item in raw.split(",") if item)
+    if (type_ is INT or type_ is BOOL) and raw.isascii() and raw.isdigit() and len(raw) < 19:
+        return int(raw) if type_ is INT else int(raw) != 0
+    return _NOT_PLAIN
+
+
+def value_from_text(raw: str, type_: AttrType, ctx: Context, place: Place, offset: int, name: str,
+                    *, flag: bool = False) -> Any:
+    """``ParseType(const std::string&, info)``: interpret the word, then read it as ``type_``.
+
+    ``name`` is the attribute's name, for messages.
+    """
+    text, positions = rules.interpret(raw)
+    if flag:
+        positions = [offset] * (len(text) + 1)  # the implied "1" has no characters of its own
+        offset = 0
+    if type_ is STR:
+        return rules.trim_spaces(text)[0]
+    if type_.is_integer:
+        try:
+            number = rules.parse_int(text)
+        except rules.RuleError as e:
+            _fail(AttributeTypeError, f"{e.message} for {type_} attribute {name!r}", ctx,
+                  place.at(offset))
+        return bool(number) if type_ is BOOL else number
+    if type_ is TARGET:
+        return from_string(text, ctx, place.inner(offset, positions, len(text), ""))
+    element = type_.element
+    assert element is not None  # an array (no map attribute is read from text)
+    try:
+        pieces = rules.split_string(text, ",")
+    except rules.RuleError as e:
+        at = e.offset or 0
+        _fail(TargetSyntaxError, f"{e.message} in attribute {name!r}", ctx,
+              place.at(offset + (at if positions is None else positions[at])))
+    if positions is None and place.positions is None:
+        # Plain text: each piece sits at offset + start of the outer text itself.
+        return tuple(value_from_text(piece, element, ctx, place, offset + start, name)
+                     for piece, start in pieces)
+    item_place = place.inner(offset, positions, len(text), "")
+    return tuple(value_from_text(piece, element, ctx, item_place, start, name)
+                 for piece, start in pieces)
+
+
+def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
+    kind = ctx.schema.kinds.get(name)
+    if kind is None:
+        error = UnknownKindError(f"unknown target kind {name!r}", source=ctx.source,
+                                 offset=offset, path=json_path(path, "kind") if path else None)
+        raise error._with_suggestion(name, (*ctx.schema.kinds, *ctx.schema.tag_configs))
+    return kind
+
+
+def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str) -> AttrSpec:
+    spec = kind.attrs.get(key)
+    if spec is None:
+        error = UnknownAttributeError(f"unknown attribute {key!r} for target kind {kind.name!r}",
+                                      source=ctx.source, offset=offset,
+                                      path=json_path(path, key) if path else None)
+        raise error._with_suggestion(key, tuple(kind.attrs))
+    return spec
+
+
+# ---- FromConfig ---------------------------------------------------------------------------
+
+def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
+                offsets: Mapping[str, int] | None = None, text_offset: int | None = None,
+                typed: bool = False, form: Form = "json",
+                options: tuple[Option, ...] = (), overrides: frozenset[str] = frozenset()
+                ) -> Target:
+    """``TargetInternal::FromConfig`` (see ``_from_config``), at most ``MAX_TARGET_DEPTH``
+    targets deep."""
+    level = getattr(_TARGETS, "level", 0) + 1
+    if level > MAX_TARGET_DEPTH:
+        where = text_offset if text_offset is not None else \
+            (offsets.get("kind") if offsets else None)
+        _fail(TargetSyntaxError, f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
+              "and devices)", ctx, where, place.path)
+    _TARGETS.level = level
+    try:
+        return _from_config(config, ctx, place, offsets=offsets, text_offset=text_offset,
+                            typed=typed, form=form, options=options, overrides=overrides)
+    finally:
+        _TARGETS.level = level - 1
+
+
+def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
+                 offsets: Mapping[str, int] | None = None, text_offset: int | None = None,
+                 typed: bool = False, form: Form = "json",
+                 options: tuple[Option, ...] = (), overrides: frozenset[str] = frozenset()
+                 ) -> Target:
+    """``TargetInternal::FromConfig``: the kind's parser, tag, keys, host, attributes, defaults.
+
+    ``offsets`` gives, for legacy text, where each key's value was written (for errors);
+    ``text_offset`` is where JSON text started. ``typed`` says the values were already read
+    by ``value_from_text`` (TVM's second ParseType leaves such values as they are).
+    ``form``, ``options`` (legacy text's options as written) and ``overrides`` (what a
+    ``{"tag": ..., <overrides>}`` config changed of its tag) go into the target's trace.
+    """
+    path = place.path
+    offsets = offsets or {}
+
+    def where(key: str | None = None) -> int | None:
+        if key is not None and key in offsets:
+            return offsets[key]
+        return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
+
+    # A typed config was built by from_raw_string for this call; any other is the caller's.
+    config = _reimport_queried(config if typed else dict(config))  # type: ignore[arg-type]
+    if ctx.schema.rules.feature_keys:
+        # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
+        config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
+    if "features" in config:
+        _fail(TargetValueError, "target features are derived by the target parser, not given",
+              ctx, where(), json_path(path, "features"))
+    if "kind" not in config:
+        if "tag" in config and ctx.schema.rules.tag_overrides:
+            return _from_tag_overrides(config, ctx, place, where("tag"), path)
+        _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
+    name = config["kind"]
+    if not isinstance(name, str):
+        _fail(AttributeTypeError, f'field "kind" must be a string, not {type_name(name)}',
+              ctx, where(), json_path(path, "kind"))
+    kind = _kind(name, ctx, where(), path)
+    features = None
+    as_given = config.copy()  # for the trace: the config before the hook changes it
+    hook: Hook | None = ctx.schema.hooks.get(kind.name)
+    hook_out: Mapping[str, Any] | None = None
+    hook_keys: Any = None
+    filled: set[str] | frozenset[str] = _NONE
+    if hook is not None:
+        filled = set()
+        try:
+            config, features = hook.run(config, ctx.environment, filled)
+        except TargetError as e:
+            error_path = (json_path(path, e.path) if e.path else path) if not offsets else None
+            _fail(type(e), e.message, ctx, where(e.path), error_path)
+        # References only: the trace works out what the hook changed when it is asked.
+        hook_out, hook_keys = config, config.get("keys")
+    del config["kind"]
+
+    tag = config.pop("tag", "")
+    if not isinstance(tag, str):
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(tag)}',
+              ctx, where("tag"), json_path(path, "tag"))
+
+    has_user_keys = "keys" in config
+    keys: list[str] = []
+    if has_user_keys:
+        given = config.pop("keys")
+        if not isinstance(given, (list, tuple)):
+            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(given)}',
+                  ctx, where("keys"), json_path(path, "keys"))
+        for index, key in enumerate(given):
+            if not isinstance(key, str):
+                _fail(AttributeTypeError, f"keys must be strings, not {type_name(key)}",
+                      ctx, where("keys"), json_path(json_path(path, "keys"), index))
+            keys.append(key)
+    device = config.get("device")
+    if isinstance(device, str):
+        keys.append(device)
+    if not has_user_keys or ctx.schema.rules.default_keys_always:
+        keys.extend(kind.default_keys)
+    keys = list(dict.fromkeys(keys))
+
+    host = None
+    if "host" in config:
+        given_host = config.pop("host")
+        if given_host is not None:  # a null host is no host
+            # A host that overrides a tag's is the user's, not the tag's.
+            host_ctx = ctx._replace(tag=None) if "host" in overrides else ctx
+            host = _construct(given_host, host_ctx, place, where("host"), json_path(path, "host"))
+
+    attrs: dict[str, Any] = {}
+    for key, value in config.items():
+        if typed and key in offsets:  # read from text: already checked and typed
+            attrs[key] = value
+            continue
+        if typed and isinstance(value, str):  # filled in by the target parser
+            attrs[key] = value
+            continue
+        if not isinstance(key, str):
+            _fail(AttributeTypeError, "config keys must be strings", ctx, where(), path)
+        spec = _attr(kind, key, ctx, where(key), path)
+        attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), json_path(path, key))
+
+    queried = "from_device" in attrs
+    if queried:
+        # QueryDevice: only the CPU device API is always there (and its device always exists);
+        # it answers every option with nothing, so each unset attribute becomes null.
+        del attrs["from_device"]
+        if kind.device_type == 1:
+            for key in kind.attrs:
+                attrs.setdefault(key, None)
+
+    if kind.defaults:
+        attrs = {**kind.defaults, **attrs}
+
+    # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
+    trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
+             hook_out, hook_keys, filled, queried, ctx.source, overrides, None, ())
+    assert ctx.make is not None
+    return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
+                          host=host, attrs=attrs, features=features, trace=trace)
+
+
+_ABSENT: Any = object()
+_NONE: frozenset[str] = frozenset()
+
+
+def _from_tag_overrides(config: Mapping[str, Any], ctx: Context, place: Place,
+                        offset: int | None, path: str) -> Target:
+    """``{"tag": NAME, <overrides>}`` (TVM 0.24 and later): the registered tag's config with
+    the given members replaced (a host or keys whole), its ``tag`` field set to NAME."""
+    name = config["tag"]
+    if not isinstance(name, str):
+        _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(name)}',
+              ctx, offset, json_path(path, "tag"))
+    tag_config = ctx.schema.tag_configs.get(name)
+    if tag_config is None:
+        error = UnknownKindError(f"unknown target tag {name!r}", source=ctx.source,
+                                 offset=offset, path=json_path(path, "tag"))
+        raise error._with_suggestion(name, tuple(ctx.schema.tag_configs))
+    merged: dict[str, Any] = json.loads(json.dumps(tag_config))  # a private deep copy
+    overrides = {key: value for key, value in config.items() if key != "tag"}
+    merged.update(overrides)
+    merged["tag"] = name
+    # The same target, so the same nesting level: straight to _from_config.
+    return _from_config(merged, ctx._replace(tag=name), place, text_offset=offset, form="tag",
+                        overrides=frozenset(overrides))
+
+
+def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:
+    """Read back the export of a ``-from_device`` target: its nulls are not given values.
+
+    TVM's export of such a target has every unset option as null, ``from_device`` included
+    (and TVM cannot read it back). A null ``from_device`` marks it; asking the CPU again
+    gives the same nulls. This is targetlang's extension: TVM refuses null option values.
+    """
+    if "from_device" in config and config["from_device"] is None:
+        config = {k: v for k, v in config.items() if v is not None}
+        config["from_device"] = 0
+    return config
+
+
+def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
+    """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
+    if ctx.make is not None and isinstance(value, ctx.make):
+        if getattr(_TARGETS, "level", 0) + target_depth(value) > MAX_TARGET_DEPTH:
+            _fail(TargetSyntaxError, f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
+                  "and devices)", ctx, offset, path)
+        return value
+    if isinstance(value, str):
+        return _from_json_string(value, ctx, place, offset, path)
+    if isinstance(value, Mapping):
+        return from_config(value, ctx, Place(None, path), text_offset=offset)
+    _fail(AttributeTypeError, f"cannot create a target from {type_name(value)}", ctx, offset, path)
+
+
+def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,
+                      path: str) -> Target:
+    """A target given as a string inside JSON: errors point at that JSON value."""
+    inner_ctx = Context(ctx.schema, ctx.environment, text, ctx.make, ctx.tag)
+    try:
+        return from_string(text, inner_ctx, Place(None, path))
+    except TargetError as e:
+        if ctx.source is None:
+            raise
+        _fail(type(e), e.message, ctx, offset, e.path or path)
+
+
+def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, offset: int | None,
+                    path: str) -> Any:
+    """``ParseType(const Any&, info)``: check (and for int/bool, convert) a config value."""
+    if type_.is_integer:
+        if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
+            return bool(value) if type_ is BOOL else int(value)
+    elif type_ is STR:
+        if isinstance(value, str):
+            return value
+    elif type_ is TARGET:
+        if value is None:
+            return None  # TVM keeps a null target (as an item of composite -devices, say)
+        if isinstance(value, (str, Mapping)) or (ctx.make is not None
+                                                 and isinstance(value, ctx.make)):
+            return _construct(value, ctx, place, offset, path)
+    elif type_.element is not None and type_.is_array and isinstance(value, (list, tuple)):
+        element = type_.element
+        return tuple(value_from_json(item, element, ctx, place, offset, json_path(path, index))
+                     for index, item in enumerate(value))
+    expected = type_.phrase
+    if type_.is_integer and isinstance(value, int) and not isinstance(value, bool):
+        expected = "an integer from -2**63 to 2**63-1 (int64)"
+    _fail(AttributeTypeError, f"expects {expected}, but gets {type_name(value)}: {show(value)}",
+          ctx, offset, path)

@@ -1,0 +1,169 @@
+"""The dialect registry: every dialect is one registered :class:`Dialect`, looked up by name.
+
+A dialect is its facts (a data file of ``targetlang/_data/``, or a base dialect plus
+attributes), its rules (:class:`~targetlang._schema.DialectRules`), its reader (None: TVM
+0.21's ``FromString``) and the target-parser hooks its release ran. Adding a release is one
+data file, plus, where the release read text differently, one small module with its reader
+or hooks, and one ``register(Dialect(...))`` below. Nothing else changes: ``parse``,
+``dialects()``, the CLI, ``lint``, ``explain`` and ``migrate`` find it here.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from .._schema.facts import AttrSpec, DialectRules, DialectSchema, schema_extended, schema_from_data
+from .._schema.types import STR
+from .hooks import HOOKS_027, TARGET_PARSERS, Hook
+
+if TYPE_CHECKING:
+    from ..target import Target
+    from .core import Context, Place
+
+__all__ = ["DIALECTS", "Dialect", "dialect_extends", "load", "register", "releases",
+           "unregister"]
+
+if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
+    #: A release's text reader: the text, the read's context and where the text sits.
+    Reader = Callable[[str, Context, Place], Target]
+
+
+_SAME_AS_0_21 = DialectRules()
+
+
+class Dialect:
+    """One dialect: facts, rules, reader and hooks.
+
+    ``data_file`` names its facts in ``targetlang/_data/`` (or a path); an extension has a
+    ``base`` dialect and ``extra_attrs`` for every kind instead (the Collage proposal's
+    ``compiler``). ``release`` is the TVM version a release dialect stands for (None for
+    an extension): ``detect_dialect`` tries releases newest first. ``hooks`` are the kinds'
+    target-parser hooks the release ran (default: TVM 0.21's).
+
+    (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
+    """
+
+    __slots__ = ("name", "description", "data_file", "base", "extra_attrs", "release", "rules",
+                 "reader", "hooks")
+
+    def __init__(self, name: str, description: str, *, data_file: str | None = None,
+                 base: str | None = None, extra_attrs: tuple[AttrSpec, ...] = (),
+                 release: tuple[int, ...] | None = None, rules: DialectRules = _SAME_AS_0_21,
+                 reader: Reader | None = None, hooks: Mapping[str, Hook] = TARGET_PARSERS
+                 ) -> None:
+        self.name = name
+        self.description = description
+        self.data_file = data_file
+        self.base = base
+        self.extra_attrs = extra_attrs
+        self.release = release
+        self.rules = rules
+        self.reader = reader
+        self.hooks = hooks
+
+    def __repr__(self) -> str:
+        return f"Dialect({self.name!r})"
+
+
+_REGISTRY: dict[str, Dialect] = {}
+
+#: Every registered dialect by name (a read-only view of the registry).
+DIALECTS: Mapping[str, Dialect] = MappingProxyType(_REGISTRY)
+
+
+def register(dialect: Dialect) -> Dialect:
+    """Add ``dialect`` to the registry (its name must be new)."""
+    if dialect.name in _REGISTRY:
+        raise ValueError(f"dialect {dialect.name!r} is already registered")
+    if (dialect.data_file is None) == (dialect.base is None):
+        raise ValueError("a dialect has either its own data file or a base dialect")
+    _REGISTRY[dialect.name] = dialect
+    return dialect
+
+
+def unregister(name: str) -> None:
+    """Remove a dialect (for tests that register one of their own)."""
+    del _REGISTRY[name]
+    load.cache_clear()
+
+
+@functools.cache
+def load(name: str) -> DialectSchema:
+    """The facts of dialect ``name``, with its rules, reader and hooks (KeyError: unknown)."""
+    dialect = _REGISTRY[name]
+    if dialect.base is not None:
+        return schema_extended(name, load(dialect.base), dialect.extra_attrs)
+    assert dialect.data_file is not None
+    return schema_from_data(name, dialect.data_file, dialect.rules, dialect.reader,
+                            dialect.hooks)
+
+
+def releases() -> list[str]:
+    """The release dialects, newest first (extensions such as ``collage`` left out)."""
+    found = [d for d in _REGISTRY.values() if d.release is not None]
+    return [d.name for d in sorted(found, key=lambda d: d.release or (), reverse=True)]
+
+
+def dialect_extends(dialect: str, base: str) -> bool:
+    """Whether ``dialect`` is ``base`` or is built on it (through ``Dialect.base``)."""
+    current: str | None = dialect
+    while current is not None:
+        if current == base:
+            return True
+        definition = _REGISTRY.get(current)
+        current = definition.base if definition is not None else None
+    return False
+
+
+def _release_reader(name: str) -> Reader:
+    """The reader ``name`` of ``_lower/releases.py``, imported when a text of its release is
+    read."""
+    def read(text: str, ctx: Context, place: Place) -> Target:
+        from . import releases  # on first use: most programs read only TVM 0.21 text
+
+        reader: Reader = getattr(releases, name)
+        return reader(text, ctx, place)
+
+    return read
+
+
+def _only(*kinds: str) -> Mapping[str, Hook]:
+    return MappingProxyType({k: h for k, h in TARGET_PARSERS.items() if k in kinds})
+
+
+# ---- the registered dialects, newest TVM release family first within each group ----------
+
+register(Dialect(
+    "tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a tag), feature.* "
+    "keys, kinds cuda_host and trn; what migrate() writes",
+    data_file="tvm-0.27.json", release=(0, 27), rules=DialectRules(feature_keys=True, tag_overrides=True),
+    reader=_release_reader("read_027"),
+    hooks=MappingProxyType({**TARGET_PARSERS, **HOOKS_027})))
+register(Dialect(
+    "tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: tvm-0.22 plus "
+    "opencl texture_depth_limit (transcribed from git)",
+    data_file="tvm-0.23.json", release=(0, 23)))
+register(Dialect(
+    "tvm-0.22", "TVM 0.22: tvm-0.21 without kind hybrid, with one more CUDA tag (transcribed "
+    "from git)", data_file="tvm-0.22.json", release=(0, 22)))
+register(Dialect(
+    "tvm-0.21", "TVM 0.21, the newest legacy-string release on PyPI (0.22 and 0.23 differ only "
+    "as tvm-0.22/tvm-0.23 say); the default", data_file="tvm-0.21.json", release=(0, 21)))
+register(Dialect(
+    "tvm-0.8", "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry -executor, -runtime, "
+    "-link-params, -system-lib, -interface-api, -unpacked-api; default keys follow -keys",
+    data_file="tvm-0.8.json", release=(0, 8), rules=DialectRules(default_keys_always=True),
+    reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm")))
+register(Dialect(
+    "tvm-0.6", "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, -target= is "
+    "LLVM's -mtriple=, no tags, hosts or quoting",
+    data_file="tvm-0.6.json", release=(0, 6),
+    rules=DialectRules(default_keys_always=True, quoting=False),
+    reader=_release_reader("read_06"), hooks=_only()))
+register(Dialect(
+    "collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' string "
+    "attribute naming the backend (cuda -compiler=tensorrt)",
+    base="tvm-0.21", extra_attrs=(AttrSpec("compiler", STR),)))

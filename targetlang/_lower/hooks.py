@@ -1,0 +1,347 @@
+"""The kinds' target parsers of TVM 0.21 (``set_target_parser``): config in, config and features out.
+
+They run on the raw config before its attributes are type-checked, exactly where TVM runs
+them (``FromConfig``), so they see JSON values as given and must refuse wrong types as
+TVM's ``Downcast`` does. Machine-dependent values come only from the ``Environment``.
+
+Sources: ``src/target/target_kind.cc`` (cuda, nvptx, rocm, test) and
+``src/target/parsers/{cpu,mprofile,aprofile}.cc``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .._syntax.rules import int64_from_decimal
+from ..environment import Environment
+from ..errors import AttributeTypeError, TargetValueError, show, type_name
+from . import arm as _arm
+
+Config = dict[str, Any]
+Features = dict[str, Any]
+if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
+    #: A target parser: the config, the environment, and a set to which it adds each key it
+    #: filled in from the environment (the lowering's trace says where values came from).
+    TargetParser = Callable[[Config, Environment | None, set[str]],
+                            tuple[Config, Features | None]]
+
+
+class Hook:
+    """A kind's target-parser hook: TVM's name for it, and what it does.
+
+    (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
+    """
+
+    __slots__ = ("name", "run")
+
+    def __init__(self, name: str, run: TargetParser) -> None:
+        self.name = name
+        self.run = run
+
+    def __repr__(self) -> str:
+        return f"Hook({self.name!r})"
+
+
+def _optional_str(config: Mapping[str, Any], key: str) -> str | None:
+    """``Downcast<Optional<String>>(config.Get(key))``."""
+    value = config.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise AttributeTypeError(f"{key!r} must be a string, not {type_name(value)}", path=key)
+
+
+def _required_str(config: Mapping[str, Any], key: str) -> str:
+    """``Downcast<String>(config.at(key))``: present, so it must be a string (not null)."""
+    value = config[key]
+    if isinstance(value, str):
+        return value
+    raise AttributeTypeError(f"{key!r} must be a string, not {type_name(value)}", path=key)
+
+
+def _optional_str_array(config: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    """``Downcast<Optional<Array<String>>>(config.Get(key))``."""
+    value = config.get(key)
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise AttributeTypeError(f"{key!r} must be an array of strings", path=key)
+
+
+def _check_or_set(config: Config, key: str, expected: str) -> None:
+    """``CheckOrSetAttr``: fill in ``key``, or insist that it already has that value."""
+    if key not in config:
+        config[key] = expected
+    elif config[key] != expected or not isinstance(config[key], str):
+        raise TargetValueError(f'expects {key!r} to be "{expected}", but gets: {show(config[key])}',
+                               path=key)
+
+
+def _merge_arm_keys(config: Config) -> None:
+    """``MergeKeys`` of the Arm parsers: ``arm_cpu`` and ``cpu`` follow the given keys."""
+    keys = list(_optional_str_array(config, "keys") or ())
+    for key in ("arm_cpu", "cpu"):
+        if key not in keys:
+            keys.append(key)
+    config["keys"] = keys
+
+
+# ---- Arm M-profile (parsers/mprofile.cc) -------------------------------------------------
+
+_MPROFILE_BASE = ("cortex-m0", "cortex-m3")
+_MPROFILE_DSP = ("cortex-m55", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m85")
+_MPROFILE_MVE = ("cortex-m55", "cortex-m85")
+
+
+def _cpu_matches(mcpu: str | None, prefixes: tuple[str, ...]) -> bool:
+    return mcpu is not None and mcpu.startswith(prefixes)
+
+
+def _has_flag(mcpu: str | None, mattr: tuple[str, ...] | None, flag: str) -> bool:
+    return (mcpu is not None and flag in mcpu) or any(flag in item for item in mattr or ())
+
+
+def _is_mprofile(config: Config) -> bool:
+    mcpu = _optional_str(config, "mcpu")
+    return _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
+
+
+#: Every feature name a target parser derives, in any kind (``Target.features``); any other
+#: name reads as None, as TVM's ``TargetGetFeature`` answered it.
+DERIVED_FEATURES = frozenset([name for name, _ in _arm.APROFILE_FEATURES]
+                             + ["has_dsp", "has_mve", "is_test"])
+
+
+def _mprofile_features(config: Config) -> Features:
+    mcpu = _optional_str(config, "mcpu")
+    mattr = _optional_str_array(config, "mattr")
+    nomve = _has_flag(mcpu, mattr, "+nomve")
+    nodsp = _has_flag(mcpu, mattr, "+nodsp")
+    if _cpu_matches(mcpu, _MPROFILE_MVE) and not nomve and not nodsp:
+        return {"has_dsp": True, "has_mve": True}
+    if _cpu_matches(mcpu, _MPROFILE_DSP) and not nodsp:
+        return {"has_dsp": True, "has_mve": False}
+    return {"has_dsp": False, "has_mve": False}
+
+
+# ---- Arm A-profile (parsers/aprofile.cc) -------------------------------------------------
+
+def is_aarch64(mtriple: str | None) -> bool:
+    return mtriple is not None and mtriple.startswith("aarch64")
+
+
+def is_aarch32(mtriple: str | None, mcpu: str | None) -> bool:
+    if mtriple is None:
+        return False
+    return mtriple.startswith("arm") and not (mcpu is not None and mcpu.startswith("cortex-m"))
+
+
+def _is_aprofile(config: Config) -> bool:
+    mtriple = _optional_str(config, "mtriple")
+    mcpu = _optional_str(config, "mcpu")
+    return is_aarch32(mtriple, mcpu) or is_aarch64(mtriple)
+
+
+def _aprofile_features(config: Config) -> Features:
+    """``aprofile::GetFeatures``: TVM asks LLVM which features the triple, CPU and ``-mattr`` give.
+
+    The steps follow TVM's ``LLVMTargetInfo``: the option types, the triple (TVM crashes when
+    LLVM has no target for it), the option values, then the features (LLVM aborts on an
+    ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``).
+    """
+    kind = config.get("kind")
+    if kind != "llvm":
+        raise TargetValueError(f"Arm A-profile features need target kind 'llvm', but got {kind!r}")
+    mtriple = _optional_str(config, "mtriple")
+    mcpu = _optional_str(config, "mcpu")
+    mattr = _optional_str_array(config, "mattr") or ()
+    assert mtriple is not None  # an A-profile target has an Arm triple
+    problem = _arm.triple_problem(mtriple)
+    if problem is not None:
+        raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM 0.21 crashes on it)",
+                               path="mtriple")
+    triple = _arm.arm_triple(mtriple)
+    assert triple is not None
+    _check_llvm_options(config)
+    unsigned = _arm.unsigned_item(mattr)
+    if unsigned is not None:
+        # LLVM aborts the process on a feature without its sign; TVM dies with it.
+        raise TargetValueError(f"-mattr item {unsigned!r} must start with '+' or '-' "
+                               "(LLVM aborts on it)", path="mattr")
+    return dict(_arm.aprofile_features(mtriple, triple, mcpu, tuple(mattr)))
+
+
+def _check_llvm_options(config: Config) -> None:
+    """The option checks of ``LLVMTargetInfo``'s constructor (src/target/llvm/llvm_instance.cc)."""
+    cl_opts = _optional_str_array(config, "cl-opt")
+    if cl_opts is not None and not all(_is_llvm_option(opt) for opt in cl_opts):
+        raise TargetValueError("there were errors parsing command-line options", path="cl-opt")
+    float_abi = _optional_str(config, "mfloat-abi")
+    if float_abi is not None and float_abi not in ("hard", "soft"):
+        raise TargetValueError(f"invalid -mfloat-abi option {float_abi}", path="mfloat-abi")
+    jit = _optional_str(config, "jit")
+    if jit is not None and jit not in ("mcjit", "orcjit"):
+        raise TargetValueError(f"invalid jit option {jit} (can be `orcjit` or `mcjit`).",
+                               path="jit")
+    width = config.get("vector-width")
+    if isinstance(width, int) and not 0 < width <= 65536:
+        raise TargetValueError(f"Invalid -vector-width value: {width}", path="vector-width")
+    if "mabi" in config:
+        _required_str(config, "mabi")
+
+
+_CL_OPT_TYPES = ("bool", "int", "uint", "string")
+
+
+def _is_llvm_option(text: str) -> bool:
+    """``LLVMTargetInfo::ParseOptionString``: ``-name[:type][=value]`` with a value of that type."""
+    body = text.lstrip("-")
+    if len(text) - len(body) not in (1, 2):
+        return False
+    name_end = min((i for i in (body.find(":"), body.find("=")) if i >= 0), default=len(body))
+    if name_end == 0:
+        return False
+    rest = body[name_end:]
+    type_ = "bool?"
+    if rest.startswith(":"):
+        type_, equals, value = rest[1:].partition("=")
+        if type_ not in _CL_OPT_TYPES or not equals:
+            return False  # TVM's tokenizer reads "-a:int" as a type followed by a stray value
+        rest = equals + value
+    if not rest:
+        return type_ in ("bool", "bool?")
+    value = rest[1:]  # rest starts with "="
+    if type_ in ("int", "uint"):
+        return _stoll(value) is not None
+    if type_ == "string":
+        return True
+    number = _stoll(value)
+    return number in (0, 1) or value.lower() in ("true", "false")
+
+
+def _stoll(text: str) -> int | None:
+    """``std::stoll`` that must consume the whole text."""
+    stripped = text.lstrip(" \t\n\v\f\r")
+    body = stripped[1:] if stripped[:1] in "+-" else stripped
+    if not body.isascii() or not body.isdigit():
+        return None
+    return int64_from_decimal(stripped)
+
+
+# ---- the parsers -------------------------------------------------------------------------
+
+def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
+    """``parsers::cpu::ParseTarget`` (llvm and c)."""
+    mtriple = _optional_str(config, "mtriple")
+    mcpu = _optional_str(config, "mcpu")
+    if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
+        if env is not None and env.system_triple is not None:
+            config["mtriple"] = env.system_triple
+            from_env.add("mtriple")
+    if _is_mprofile(config):
+        features = _mprofile_features(config)
+        _merge_arm_keys(config)
+        return config, features
+    if _is_aprofile(config):
+        aprofile = _aprofile_features(config)
+        _merge_arm_keys(config)
+        return config, aprofile
+    return config, None
+
+
+def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
+    """``UpdateCUDAAttrs``: validate ``-arch`` or fill it in from the first GPU."""
+    if "arch" in config:
+        arch = _required_str(config, "arch")
+        if not arch.startswith("sm_"):
+            raise TargetValueError(f"CUDA target gets an invalid CUDA arch: -arch={arch}", path="arch")
+    elif env is not None and env.cuda_arch is not None:
+        config["arch"] = env.cuda_arch
+        from_env.add("arch")
+    return config, None
+
+
+def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
+    """``UpdateNVPTXAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in."""
+    _check_or_set(config, "mtriple", "nvptx64-nvidia-cuda")
+    if "mcpu" in config:
+        mcpu = _required_str(config, "mcpu")
+        if not mcpu.startswith("sm_"):
+            raise TargetValueError(f"NVPTX target gets an invalid CUDA arch: -mcpu={mcpu}", path="mcpu")
+    elif env is not None and env.cuda_arch is not None:
+        config["mcpu"] = env.cuda_arch
+        from_env.add("mcpu")
+    return config, None
+
+
+def _gfx_version(mcpu: str) -> str:
+    """``ExtractStringWithPrefix(mcpu, "gfx")``: the letters and digits after ``gfx``."""
+    if not mcpu.startswith("gfx"):
+        return ""
+    end = 3
+    while end < len(mcpu) and mcpu[end].isascii() and mcpu[end].isalnum():
+        end += 1
+    return mcpu[3:end]
+
+
+def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
+    """``UpdateROCmAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in; old-ROCm mattr."""
+    _check_or_set(config, "mtriple", "amdgcn-amd-amdhsa-hcc")
+    if "mcpu" in config:
+        mcpu = _required_str(config, "mcpu")
+        if not _gfx_version(mcpu):
+            raise TargetValueError(f"ROCm target gets an invalid GFX version: -mcpu={mcpu}",
+                                   path="mcpu")
+    elif env is not None and env.rocm_arch is not None:
+        config["mcpu"] = env.rocm_arch
+        from_env.add("mcpu")
+    if env is not None and env.rocm_api_version is not None and env.rocm_api_version < 305:
+        mattr = list(_optional_str_array(config, "mattr") or ())
+        mattr.append("-code-object-v3")
+        config["mattr"] = mattr
+        from_env.add("mattr")
+    return config, None
+
+
+def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
+    """``TestTargetParser``: the ``test`` kind only says that it is one."""
+    return config, {"is_test": True}
+
+
+# ---- hooks of other releases --------------------------------------------------------------
+
+def parse_webgpu_027(config: Config, env: Environment | None,
+                     from_env: set[str]) -> tuple[Config, Features | None]:
+    """``UpdateWebGPUAttrs`` (src/backend/webgpu/codegen/target_kind.cc, TVM 0.27): a warp
+    wider than 1 needs subgroups, and subgroups mean a warp of 32."""
+    subgroups = config.get("supports_subgroups", False)
+    if not isinstance(subgroups, int):
+        raise AttributeTypeError("'supports_subgroups' must be a boolean",
+                                 path="supports_subgroups")
+    if "thread_warp_size" in config:
+        warp = config["thread_warp_size"]
+        if not isinstance(warp, int):
+            raise AttributeTypeError("'thread_warp_size' must be an integer",
+                                     path="thread_warp_size")
+        if not subgroups and warp > 1:
+            raise TargetValueError(f"WebGPU target with thread_warp_size={warp} requires "
+                                   "supports_subgroups=true", path="thread_warp_size")
+    if subgroups:
+        config["thread_warp_size"] = 32
+    return config, None
+
+
+#: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.
+HOOKS_027: Mapping[str, Hook] = {"webgpu": Hook("UpdateWebGPUAttrs", parse_webgpu_027)}
+
+
+#: Which kinds have a target parser (``set_target_parser`` in target_kind.cc).
+TARGET_PARSERS: Mapping[str, Hook] = {
+    "llvm": Hook("parsers::cpu::ParseTarget", parse_cpu),
+    "c": Hook("parsers::cpu::ParseTarget", parse_cpu),
+    "cuda": Hook("UpdateCUDAAttrs", parse_cuda),
+    "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx),
+    "rocm": Hook("UpdateROCmAttrs", parse_rocm),
+    "test": Hook("TestTargetParser", parse_test),
+}

@@ -1,0 +1,139 @@
+"""The schema of a dialect: its kinds, their attributes and defaults, and its tags.
+
+The facts live in ``targetlang/_data/<dialect>.json``, generated from the oracle by
+``scripts/generate_schema.py``; this module only loads them (lazily, once) and gives
+them types. Which dialects exist, and how each reads text, is the registry's business
+(``targetlang/_lower/dialects.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from .resources import data_text
+from .types import AttrType, parse_type
+
+#: Config fields that are not attributes: TVM's FromConfig takes them out first.
+#: (``tag``, ``keys`` and ``host`` are also registered as options of every kind.)
+FIELDS = ("kind", "tag", "keys", "host")
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class AttrSpec:
+    """One attribute of a kind: its name, type and registered default (if any)."""
+
+    name: str
+    type: AttrType
+    default: Any = _MISSING
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not _MISSING
+
+    @property
+    def element_type(self) -> AttrType | None:
+        """For an array, the type of its items."""
+        return self.type.element if self.type.is_array else None
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """A target kind: its attributes, default keys and DLPack device type."""
+
+    name: str
+    device_type: int
+    default_keys: tuple[str, ...]
+    attrs: Mapping[str, AttrSpec]
+    defaults: Mapping[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        defaults = {a.name: a.default for a in self.attrs.values() if a.has_default}
+        object.__setattr__(self, "defaults", MappingProxyType(defaults))
+
+
+class DialectRules(NamedTuple):
+    """How a release read targets, where it differs from TVM 0.21 (the default of every field).
+
+    ``default_keys_always``: the kind's default keys follow the user's ``-keys`` too (TVM
+    0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived ``feature.*`` keys that
+    TVM 0.27's ``export()`` writes (they are read and ignored); ``quoting``: legacy text has
+    quotes and escapes (TVM 0.6's words are taken literally); ``tag_overrides``: a config
+    without ``kind`` may name a tag and override its members (``{"tag":
+    "nvidia/jetson-orin-nano", "max_num_threads": 512}``, TVM 0.24 and later).
+    """
+
+    default_keys_always: bool = False
+    feature_keys: bool = False
+    quoting: bool = True
+    tag_overrides: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DialectSchema:
+    """The facts of one dialect (kinds and tags, as generated from its TVM release), with
+    what the lowering needs of its registered dialect: rules, reader and hooks.
+
+    ``reader`` reads a text as the release did (None: TVM 0.21's ``FromString``); ``hooks``
+    are the kinds' target-parser hooks the release ran (``_lower.hooks.Hook``).
+    """
+
+    name: str
+    source: str
+    kinds: Mapping[str, KindSpec]
+    tag_configs: Mapping[str, Mapping[str, Any]]
+    llvm_version: int | None
+    rules: DialectRules = DialectRules()
+    reader: Any = None
+    hooks: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
+    attrs = {
+        attr: AttrSpec(attr, parse_type(spec["type"]), spec.get("default", _MISSING))
+        for attr, spec in data["attrs"].items()
+    }
+    return KindSpec(name, data["device_type"], tuple(data["default_keys"]), MappingProxyType(attrs))
+
+
+@functools.cache
+def data_json(file_name: str) -> dict[str, Any]:
+    """A data file of ``targetlang/_data/`` as JSON, read once (a path: that file)."""
+    if "/" in file_name or "\\" in file_name:
+        from pathlib import Path  # on first use: a dialect registered from outside the package
+
+        data: dict[str, Any] = json.loads(Path(file_name).read_text("utf-8"))
+        return data
+    loaded: dict[str, Any] = json.loads(data_text(file_name))
+    return loaded
+
+
+def schema_from_data(name: str, file_name: str, rules: DialectRules, reader: Any,
+                     hooks: Mapping[str, Any]) -> DialectSchema:
+    """The facts of the dialect ``name`` from its data file."""
+    data = data_json(file_name)
+    kinds = {kind: _kind(kind, spec) for kind, spec in data["kinds"].items()}
+    return DialectSchema(name=name, source=data["source"], kinds=MappingProxyType(kinds),
+                         tag_configs=MappingProxyType(data["tags"]),
+                         llvm_version=data.get("llvm_version"), rules=rules, reader=reader,
+                         hooks=MappingProxyType(dict(hooks)))
+
+
+def schema_extended(name: str, base: DialectSchema, extra_attrs: tuple[AttrSpec, ...]
+                    ) -> DialectSchema:
+    """The facts of ``base`` with ``extra_attrs`` added to every kind (an extension)."""
+    kinds = {
+        kind_name: KindSpec(kind.name, kind.device_type, kind.default_keys, MappingProxyType(
+            {**kind.attrs, **{a.name: a for a in extra_attrs}}))
+        for kind_name, kind in base.kinds.items()
+    }
+    return DialectSchema(name=name, source=f"{base.source}; extended as {name}",
+                         kinds=MappingProxyType(kinds), tag_configs=base.tag_configs,
+                         llvm_version=base.llvm_version, rules=base.rules, reader=base.reader,
+                         hooks=base.hooks)

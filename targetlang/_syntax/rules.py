@@ -1,0 +1,239 @@
+"""TVM's rules for reading and writing values in target text, reproduced exactly.
+
+Everything here mirrors a function of TVM 0.21's ``src/target/target.cc`` (named in each
+docstring), quirks included. The grammar decides where a word starts and ends; these rules
+decide what a word means once its attribute's type is known.
+
+Functions that read text return, beside their result, *positions*: for each character of
+the result the index of the character of the input it came from (plus one entry for the
+end), so that errors found in interpreted text point at the characters the user wrote.
+"""
+
+from __future__ import annotations
+
+from ..errors import show
+
+QUOTE = "'"
+ESCAPE = "\\"
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+_CXX_SPACE = " \t\n\v\f\r"  # what std::istream skips (isspace in the "C" locale)
+
+
+class RuleError(Exception):
+    """A value that TVM's rules refuse; ``offset`` indexes the text given to the rule."""
+
+    def __init__(self, message: str, offset: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def truncate_at_nul(text: str) -> str:
+    """A NUL ends every string that crosses from Python into TVM's C++ (``std::string(char*)``)."""
+    nul = text.find("\0")
+    return text if nul < 0 else text[:nul]
+
+
+def unencodable_at(text: str) -> int | None:
+    """Where ``text`` stops being UTF-8 (a lone surrogate), or None.
+
+    TVM hands every Python string to C++ as UTF-8, and refuses one that cannot be.
+    """
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return e.start
+    return None
+
+
+def is_quoted(text: str) -> bool:
+    """``TargetInternal::IsQuoted``: enclosed in quotes, with no unescaped quote inside."""
+    if len(text) < 2 or text[0] != QUOTE or text[-1] != QUOTE:
+        return False
+    if ESCAPE not in text:
+        return QUOTE not in text[1:-1]
+    escaping = False
+    for c in text[1:-1]:
+        if escaping:
+            escaping = False
+        elif c == ESCAPE:
+            escaping = True
+        elif c == QUOTE:
+            return False
+    return not escaping
+
+
+def interpret(text: str) -> tuple[str, list[int] | None]:
+    """``TargetInternal::Interpret``: remove enclosing quotes, then resolve escapes.
+
+    Outside a quoted run an escape pair stands for the escaped character; inside one it
+    stays as written. A trailing lone backslash is dropped. Positions are None when the
+    text has neither quote nor escape: it is then its own interpretation.
+    """
+    if QUOTE not in text and ESCAPE not in text:
+        return text, None
+    if ESCAPE not in text and is_quoted(text):  # 'plain words': the quotes go, nothing else
+        return text[1:-1], list(range(1, len(text)))
+    return interpret_each(text)
+
+
+def interpret_each(text: str) -> tuple[str, list[int]]:
+    """``interpret`` character by character (what its fast paths must agree with)."""
+    start, end = 0, len(text)
+    if is_quoted(text):
+        start, end = 1, end - 1
+    out: list[str] = []
+    positions: list[int] = []
+    inside_quote = False
+    escaping = False
+    for i in range(start, end):
+        c = text[i]
+        if escaping:
+            escaping = False
+        elif c == ESCAPE:
+            escaping = True
+            if not inside_quote:
+                continue
+        elif c == QUOTE:
+            inside_quote = not inside_quote
+        out.append(c)
+        positions.append(i)
+    positions.append(end)
+    return "".join(out), positions
+
+
+def uninterpret(text: str) -> str:
+    """``TargetInternal::Uninterpret``: escape every quote and backslash."""
+    if QUOTE not in text and ESCAPE not in text:
+        return text
+    return "".join(ESCAPE + c if c in (QUOTE, ESCAPE) else c for c in text)
+
+
+def split_string(text: str, separator: str) -> list[tuple[str, int]]:
+    """``TargetInternal::SplitString``: split outside quotes, keeping quotes and escapes.
+
+    Empty pieces are dropped. Returns each piece with the index where it starts.
+    """
+    if QUOTE not in text and ESCAPE not in text:
+        pieces, start = [], 0
+        for piece in text.split(separator):
+            if piece:
+                pieces.append((piece, start))
+            start += len(piece) + 1
+        return pieces
+    pieces = []
+    current: list[str] = []
+    current_start = 0
+    quoted = False
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == separator and not quoted:
+            if current:
+                pieces.append(("".join(current), current_start))
+                current = []
+            i += 1
+            current_start = i
+            continue
+        if c == ESCAPE and i + 1 < n:
+            current.append(text[i : i + 2])
+            i += 2
+            continue
+        if c == QUOTE:
+            quoted = not quoted
+        current.append(c)
+        i += 1
+    if quoted:
+        raise RuleError("mismatched quote: a ' is never closed", text.rfind(QUOTE))
+    if current:
+        pieces.append(("".join(current), current_start))
+    return pieces
+
+
+def int64_from_decimal(text: str) -> int | None:
+    """An optional sign and ASCII digits as an int64, or None when out of range.
+
+    Leading zeros do not count; a longer number is out of range without being converted
+    (Python refuses to convert more than 4300 digits, where TVM simply reads "out of range").
+    """
+    sign = text[:1] if text[:1] in "+-" else ""
+    digits = text[len(sign):].lstrip("0") or "0"
+    if len(digits) > 19 or not (digits.isascii() and digits.isdigit()):
+        return None
+    value = int(sign + digits)
+    return value if _INT64_MIN <= value <= _INT64_MAX else None
+
+
+def parse_int(text: str) -> int:
+    """Read an integer as ``std::istringstream >> int64_t`` does, then TVM's true/false fallback.
+
+    Leading white space is skipped, a sign and decimal digits are read and the rest is
+    ignored (``3x`` is 3, ``0x10`` is 0); out-of-range numbers fail; a text that holds no
+    number is ``true`` or ``false`` in any case, or an error.
+    """
+    i, n = 0, len(text)
+    while i < n and text[i] in _CXX_SPACE:
+        i += 1
+    sign_at = i
+    if i < n and text[i] in "+-":
+        i += 1
+    digits_at = i
+    while i < n and "0" <= text[i] <= "9":
+        i += 1
+    if i > digits_at:
+        value = int64_from_decimal(text[sign_at:i])
+        if value is not None:
+            return value
+    lowered = text.lower()
+    if lowered == "true":
+        return 1
+    if lowered == "false":
+        return 0
+    raise RuleError(f"cannot parse an integer from {show(text)}")
+
+
+def trim_spaces(text: str) -> tuple[str, int]:
+    """String values lose leading and trailing spaces (only ' '); returns (text, start)."""
+    if not text.startswith(" ") and not text.endswith(" "):
+        return text, 0
+    stripped = text.strip(" ")
+    if not stripped:
+        return "", 0
+    return stripped, len(text) - len(text.lstrip(" "))
+
+
+# ---- writing: TargetInternal::StringifyAtomicType / StringifyArray / TargetNode::str -----
+
+def quote(text: str) -> str:
+    return QUOTE + text + QUOTE
+
+
+def stringify_atomic(value: object) -> str:
+    """``StringifyAtomicType``: bools as 1/0, ints in decimal, strings escaped and quoted if spaced."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        u = uninterpret(value)
+        if " " in u and not is_quoted(u):
+            u = quote(u)
+        return u
+    # (a Target is the only other value an attribute holds; named as TVM names its type)
+    kind = "None" if value is None else "target.Target" if type(value).__name__ == "Target" \
+        else type(value).__name__
+    raise RuleError(f"Cannot stringify object of type {kind}")
+
+
+def stringify_array(items: tuple[object, ...]) -> str:
+    """``StringifyArray``: each item stringified, escaped once more, quoted if it has a comma."""
+    elements = []
+    for item in items:
+        u = uninterpret(stringify_atomic(item))
+        if "," in u and not is_quoted(u):
+            u = quote(u)
+        elements.append(u)
+    return ",".join(elements)

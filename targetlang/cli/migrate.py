@@ -1,0 +1,340 @@
+"""Subcommands that migrate: ``migrate`` (targets and Python scripts) and ``logs``.
+
+Each ``_name(args, io)`` handler returns an exit code (``cli.main`` calls it); ``register``
+adds their parsers, with the options every subcommand shares (``cli/common.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import io
+import json
+import os
+import stat
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any, TextIO
+
+from ..errors import TargetError
+from .common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    Io,
+    add_environment,
+    dialect_name,
+    dialect_or_auto,
+    error_json,
+)
+
+MIGRATE_EPILOG = """\
+examples:
+  targetlang migrate "llvm -device=arm_cpu -target=aarch64-linux-gnu -mattr=+neon"
+  targetlang migrate --config "c -executor=aot -runtime=c -system-lib -interface-api=c -unpacked-api=1"
+  targetlang migrate --to tvm-0.21 "cuda -model=v100"
+  targetlang migrate --py tutorial.py            # a unified diff
+  targetlang migrate --py --write src/*.py       # rewrite in place
+
+With several targets (standard input, or more than one TARGET), a target that fails prints
+{"line": N, "input": ..., "error": {...}} in place of its JSON, and its error and
+warnings on standard error name its line.
+
+exit codes: 0 success (places not rewritten are reported on standard error), 1 invalid input
+(a target no release reads; with --py, a file that is not Python), 2 usage error, or a
+file that cannot be read or written (with --py the other files are still migrated)
+"""
+
+LOGS_EPILOG = """\
+examples:
+  targetlang logs stats cuda_v0.10.log
+  targetlang logs select arm_cpu_v0.05.log --target "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu -model=rk3399" -o rk3399.log
+  targetlang logs normalize arm_cpu_v0.05.log -o normalized.log --to text
+
+Lines may end in \\n, \\r\\n or \\r; each keeps its own ending. An output file is replaced
+atomically (a symbolic link is written through, a device or FIFO written into; nothing
+else that is not a regular file is replaced).
+
+exit codes: 0 success, 1 a record failed (kept verbatim, reported), 2 usage error, or a
+file that cannot be read or written
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``migrate`` and ``logs`` to the command line's subcommands."""
+    env = argparse.ArgumentParser(add_help=False)
+    add_environment(env)
+    m = sub.add_parser("migrate", parents=[env], epilog=MIGRATE_EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       help="targets (or Python scripts) to the JSON TVM >= 0.24 reads",
+                       description="Print each target as the TargetJSON of the target dialect "
+                                   "(default tvm-0.27: what TVM 0.24 and later accept).")
+    m.add_argument("targets", nargs="*", metavar="TARGET",
+                   help="target text or JSON; default: standard input, one per line")
+    m.add_argument("--from", "--dialect", dest="source", default="auto", metavar="DIALECT",
+                   type=dialect_or_auto,
+                   help="dialect of the input (default: auto, the newest that reads it)")
+    m.add_argument("--to", dest="to", default="tvm-0.27", metavar="DIALECT", type=dialect_name,
+                   help="dialect to write (default: tvm-0.27)")
+    m.add_argument("--config", action="store_true",
+                   help="print the CompilationConfig (executor and runtime carried)")
+    m.add_argument("--compact", action="store_true", help="one line of JSON per target")
+    m.add_argument("--py", action="store_true",
+                   help="the arguments are Python files: rewrite their legacy target literals")
+    m.add_argument("--write", action="store_true",
+                   help="with --py: rewrite the files in place (atomically) instead of a diff")
+    m.set_defaults(handler=_migrate)
+
+    logs = sub.add_parser("logs", help="AutoTVM tuning logs: stats, select, normalize",
+                          description="Work with AutoTVM tuning logs without TVM.",
+                          epilog=LOGS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    tools = logs.add_subparsers(dest="logs_command", required=True, metavar="TOOL")
+    common = argparse.ArgumentParser(add_help=False, parents=[env])
+    common.add_argument("file", metavar="FILE", help="the log ('-' for standard input)")
+    common.add_argument("--check-json", action="store_true",
+                        help="parse every record in full as JSON (slower)")
+    common.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    s = tools.add_parser("stats", parents=[common], help="distinct targets with their counts")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(handler=_logs_stats)
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument("-o", "--output", required=True, metavar="OUT",
+                        help="output file, written atomically ('-' for standard output)")
+    sel = tools.add_parser("select", parents=[common, output],
+                           help="the records of one target, however written")
+    sel.add_argument("--target", required=True, metavar="T", help="the target to select")
+    sel.set_defaults(handler=_logs_select)
+    norm = tools.add_parser("normalize", parents=[common, output],
+                            help="one spelling per target")
+    norm.add_argument("--to", choices=("text", "json"), default="text",
+                      help="text: TVM 0.21's target string (default); json: its TargetJSON")
+    norm.set_defaults(handler=_logs_normalize)
+
+
+# ---- migrate ------------------------------------------------------------------------------------
+
+def _migrate(args: argparse.Namespace, io: Io) -> int:
+    stdout = io.stdout
+    if args.py:
+        return _migrate_scripts(args, io)
+    if args.write:
+        io.error("--write goes with --py")
+        return EXIT_USAGE
+    from ..migration import migrate, migrate_config  # on first use: kept out of start-up
+
+    environment = io.environment(args)
+    status = EXIT_OK
+    batch = io.batch(args)
+    indent = None if args.compact or not args.targets else 2
+    for number, text in io.numbered(args):
+        where = (number, text) if batch else None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                if args.config:
+                    result = migrate_config(text, source_dialect=args.source,
+                                            target_dialect=args.to,
+                                            environment=environment).to_json()
+                else:
+                    result = migrate(text, source_dialect=args.source, target_dialect=args.to,
+                                     environment=environment)
+            except TargetError as error:
+                io.error(error, where)
+                status = EXIT_INVALID
+                if batch:  # the output stays aligned with the input
+                    stdout.write(json.dumps(error_json(error, number, text), indent=indent,
+                                            ensure_ascii=False) + "\n")
+                continue
+        for warning in caught:
+            io.warning(str(warning.message), where)
+        stdout.write(json.dumps(result, indent=indent, ensure_ascii=False) + "\n")
+    return status
+
+
+def _migrate_scripts(args: argparse.Namespace, io: Io) -> int:
+    from ..pyscripts import migrate_file  # on first use: kept out of start-up
+
+    stdout, stderr = io.stdout, io.stderr
+    if not args.targets:
+        io.error("--py takes the Python files to migrate: targetlang migrate --py FILE...")
+        return EXIT_USAGE
+    status = EXIT_OK
+    environment = io.environment(args)
+    for path in args.targets:
+        try:
+            result = migrate_file(path, write=args.write, target_dialect=args.to,
+                                  environment=environment)
+        except OSError as error:  # cannot read or write it: reported, the others go on
+            io.error(f"{path}: {error.strerror or error}")
+            status = max(status, EXIT_USAGE)
+            continue
+        for finding in result.findings:
+            stderr.write(f"{finding}\n")
+            if finding.message.startswith(("not Python", "the rewritten file")):
+                status = max(status, EXIT_INVALID)
+        if args.write:
+            if result.changed:
+                stderr.write(f"rewrote {path}: {len(result.rewrites)} target literals\n")
+        else:
+            stdout.write(result.diff())
+    return status
+
+
+# ---- logs ----------------------------------------------------------------------------------------
+
+class _Progress:
+    """A progress line on standard error, when it is a terminal."""
+
+    def __init__(self, stream: TextIO, total: int | None, enabled: bool) -> None:
+        self.stream = stream
+        self.total = total
+        self.enabled = enabled and stream.isatty()
+        self.start = time.monotonic()
+        self.done = 0
+
+    def wrap(self, lines: Iterable[bytes]) -> Iterator[bytes]:
+        if not self.enabled:
+            yield from lines
+            return
+        count = 0
+        for line in lines:
+            self.done += len(line)
+            count += 1
+            if count % 20000 == 0:
+                self._show(count)
+            yield line
+        self._show(count)
+        self.stream.write("\n")
+
+    def _show(self, count: int) -> None:
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        share = f"{100 * self.done / self.total:5.1f}% " if self.total else ""
+        self.stream.write(f"\r{share}{count:,} lines, {count / elapsed:,.0f} lines/s")
+        self.stream.flush()
+
+
+def _open_input(name: str, stdin: TextIO | None) -> tuple[IO[bytes], int | None]:
+    if name == "-":
+        if stdin is None:
+            raise OSError(errno.EBADF, "closed", "standard input")
+        buffer = getattr(stdin, "buffer", None)
+        if buffer is None:  # a text stream (tests): its lines as UTF-8
+            return io.BytesIO(stdin.read().encode("utf-8", "surrogateescape")), None
+        return buffer, None
+    stream = open(name, "rb")  # noqa: SIM115 - closed by the caller
+    info = os.fstat(stream.fileno())
+    if stat.S_ISDIR(info.st_mode):
+        stream.close()
+        raise IsADirectoryError(errno.EISDIR, "is a directory", name)
+    return stream, info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _check_output(args: argparse.Namespace, io: Io) -> bool:
+    if args.output == "-" or args.file == "-":
+        return True
+    try:
+        same = Path(args.output).resolve() == Path(args.file).resolve() or (
+            os.path.exists(args.output) and os.path.samefile(args.output, args.file))
+    except OSError:
+        same = False
+    if same:
+        io.error("the output would overwrite the input; choose another -o")
+    return not same
+
+
+def _write_output(name: str, lines: Iterable[bytes], stdout: TextIO) -> None:
+    if name == "-":
+        out = getattr(stdout, "buffer", None)
+        if out is None:  # a text stream (tests): decode what we write
+            for line in lines:
+                stdout.write(line.decode("utf-8", "surrogateescape"))
+            return
+        for line in lines:
+            out.write(line)
+        out.flush()
+        return
+    from .._files import write_atomically  # on first use: only an output file needs it
+
+    write_atomically(name, lines)
+
+
+def _run_logs(args: argparse.Namespace, io: Io,
+              tool: Callable[[Iterable[bytes], Any], Iterator[bytes]] | None,
+              report: Callable[[Any], None] | None = None) -> int:
+    from ..logs import LogSummary, lines_of  # on first use: kept out of start-up
+
+    stdout, stderr = io.stdout, io.stderr
+    try:
+        stream, size = _open_input(args.file, io.stdin)
+    except OSError as error:
+        io.error(f"{args.file}: {error.strerror or error}")
+        return EXIT_USAGE
+    summary = LogSummary()
+    progress = _Progress(stderr, size, not args.quiet)
+    try:
+        lines = progress.wrap(lines_of(stream))
+        if tool is not None:
+            _write_output(args.output, tool(lines, summary), stdout)
+        elif report is not None:
+            report((lines, summary))
+    except OSError as error:
+        if error.filename is None:
+            raise  # standard output: the command line reports it
+        io.error(f"{error.filename}: {error.strerror or error}")
+        return EXIT_USAGE
+    finally:
+        if args.file != "-":
+            stream.close()
+    if not args.quiet:
+        for line in summary.lines():
+            stderr.write(line + "\n")
+    return EXIT_INVALID if summary.failed else EXIT_OK
+
+
+def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
+    from ..logs import normalize  # on first use: kept out of start-up
+
+    if not _check_output(args, io):
+        return EXIT_USAGE
+    environment = io.environment(args)
+    return _run_logs(args, io, lambda lines, summary: normalize(
+        lines, summary, to=args.to, environment=environment, check_json=args.check_json))
+
+
+def _logs_select(args: argparse.Namespace, io: Io) -> int:
+    from ..logs import same_target_key, select  # on first use: kept out of start-up
+
+    if not _check_output(args, io):
+        return EXIT_USAGE
+    environment = io.environment(args)
+    try:
+        same_target_key(args.target, environment)
+    except TargetError as error:
+        io.error(f"--target: {error}")
+        return EXIT_INVALID
+    return _run_logs(args, io, lambda lines, summary: select(
+        lines, args.target, summary, environment=environment, check_json=args.check_json))
+
+
+def _logs_stats(args: argparse.Namespace, io: Io) -> int:
+    from ..logs import stats  # on first use: kept out of start-up
+
+    stdout = io.stdout
+    environment = io.environment(args)
+
+    def report(work: Any) -> None:
+        lines, summary = work
+        found = stats(lines, summary, environment=environment, check_json=args.check_json)
+        if args.json:
+            stdout.write(json.dumps([{"target": e.text, "json": e.json, "records": e.count,
+                                      "spellings": e.spellings} for e in found],
+                                    indent=2, ensure_ascii=False) + "\n")
+            return
+        width = max([len(f"{e.count:,}") for e in found] + [7])
+        stdout.write(f"{'records':>{width}}  spellings  target\n")
+        for e in found:
+            stdout.write(f"{e.count:>{width},}  {len(e.spellings):>9}  {e.text}\n")
+
+    return _run_logs(args, io, None, report)
