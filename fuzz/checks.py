@@ -49,7 +49,10 @@ def check_target(target: tl.Target) -> None:
     canonical = target.to_string()
     again = tl.parse(canonical, dialect=target.dialect)
     assert again == target, f"parse(to_string()) differs: {canonical!r}"
-    assert again.to_string() == canonical, "canonical text is not a fixed point"
+    # The memo hands back the very same Target when the canonical text is the text read:
+    # printing it again would only repeat to_string() (profiled: a third of this check).
+    if again is not target:
+        assert again.to_string() == canonical, "canonical text is not a fixed point"
     exported = target.to_json()
     assert json.loads(json.dumps(exported)) == exported, "to_json() is not plain JSON"
     assert tl.from_json(exported, dialect=target.dialect) == target, \
