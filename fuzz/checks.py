@@ -25,9 +25,6 @@ from targetlang.migration import MigrationWarning, detect_dialect, migrate
 from targetlang.pyscripts import migrate_source
 from targetlang.tvmc import codegens, read_entries
 
-# migrate() warns about what a release cannot carry; that is a documented answer, not noise.
-warnings.simplefilter("ignore", MigrationWarning)
-
 RELEASES = tuple(releases())
 #: Every dialect a text may be read in: the releases and the extensions (collage).
 DIALECTS = tuple(tl.dialects())
@@ -121,7 +118,9 @@ def check_tools(text: str) -> None:
         return
     assert dialect in RELEASES, f"detect_dialect answered {dialect!r}"
     try:
-        migrated = migrate(text)
+        with warnings.catch_warnings():  # what a release cannot carry: an answer, not noise
+            warnings.simplefilter("ignore", MigrationWarning)
+            migrated = migrate(text)
     except tl.TargetError as err:
         check_error(err, text)
         return
@@ -220,16 +219,21 @@ def _py_offset(text: str, starts: list[int], line: int, byte_column: int) -> int
 def check_pyscript(text: str) -> None:
     """migrate --py on any source: never an exception; a file that compiled still compiles;
     the only changes are target literals replaced by dict literals; nothing else is lost."""
-    result = migrate_source(text)
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        assert result.text == text, "a file that is not Python was changed"
-        return
-    if not result.rewrites:
-        assert result.text == text, "the file changed without a rewrite"
-        return
-    compile(result.text, "<migrated>", "exec", dont_inherit=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # migrate --py must not pass on the script's warnings
+        result = migrate_source(text)
+        warnings.simplefilter("ignore")
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            assert result.text == text, "a file that is not Python was changed"
+            return
+        assert not any("not Python" in f.message for f in result.findings), \
+            "Python source reported as not Python"
+        if not result.rewrites:
+            assert result.text == text, "the file changed without a rewrite"
+            return
+        compile(result.text, "<migrated>", "exec", dont_inherit=True)
     starts = [0] + [m.end() for m in _PY_LINE.finditer(text)]
     literals = {(n.lineno, n.col_offset): n for n in ast.walk(tree)
                 if isinstance(n, ast.Constant) and isinstance(n.value, str)}

@@ -41,11 +41,13 @@ class FuzzTarget:
     def raw(self) -> bool:
         return self.decode is not None
 
-    def property(self, check: Callable[[Case], None] | None = None) -> Any:
+    def property(self, check: Callable[[Case], None] | None = None,
+                 max_examples: int = 100) -> Any:
         """The target as a Hypothesis property (``.hypothesis.fuzz_one_input`` feeds libFuzzer)."""
         run = check or self.check
 
-        @settings(database=None, deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(database=None, deadline=None, suppress_health_check=list(HealthCheck),
+                  max_examples=max_examples)
         @given(self.cases())
         def prop(case: Case) -> None:
             run(case)
