@@ -113,11 +113,15 @@ class EngineRun:
     def run(self, budget: float) -> None:
         slots = min(self.jobs, len(self.tallies))
         forks = max(1, self.jobs // len(self.tallies))
-        seconds = budget * slots / len(self.tallies)
+        weights = {t.name: TARGETS[t.name].weight for t in self.tallies}
+        unit = budget * slots / sum(weights.values())
         deadline = time.monotonic() + budget
+        # Longest first, so that the slots finish together.
+        order = sorted(enumerate(self.tallies), key=lambda it: -weights[it[1].name])
         with ThreadPoolExecutor(max_workers=slots) as pool:
-            for index, tally in enumerate(self.tallies):
-                pool.submit(self._target, tally, seconds, forks, self.seed + index, deadline)
+            for index, tally in order:
+                pool.submit(self._target, tally, unit * weights[tally.name], forks,
+                            self.seed + index, deadline)
 
     def _target(self, tally: Tally, seconds: float, forks: int, seed: int,
                 deadline: float) -> None:
