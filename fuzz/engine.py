@@ -63,7 +63,10 @@ def main(name: str, script: str) -> None:
     run = one_input(name)
     # libFuzzer's fork and merge modes start workers by running argv[0] through the shell:
     # make it this interpreter and script, so the script need not be executable.
-    argv = [shlex.join([sys.executable, str(Path(script).resolve())]), *sys.argv[1:]]
+    # (A frozen fuzzer, as OSS-Fuzz builds them, is its own argv[0].)
+    frozen = getattr(sys, "frozen", False)
+    runner = sys.argv[0] if frozen else shlex.join([sys.executable, str(Path(script).resolve())])
+    argv = [runner, *sys.argv[1:]]
     if DICTIONARY.exists() and not any(a.startswith("-dict=") for a in argv):
         argv.append(f"-dict={DICTIONARY}")
     atheris.Setup(argv, run)

@@ -237,7 +237,7 @@ def run_hypothesis(tallies: Sequence[Tally], seconds: float, jobs: int, seed: in
     by_name = {t.name: t for t in tallies}
     names = [t.name for t in tallies]
     deadline = time.time() + seconds
-    context = multiprocessing.get_context("spawn" if sys.platform != "linux" else "fork")
+    context: Any = multiprocessing.get_context("spawn" if sys.platform != "linux" else "fork")
     updates: Any = context.Queue()
     workers = [context.Process(target=_hypothesis_worker,
                                args=(names[i % len(names):] + names[:i % len(names)], deadline,

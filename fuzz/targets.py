@@ -239,6 +239,11 @@ def _mutate(args: tuple[bytes, list[tuple[int, bytes, int]]]) -> bytes:
     return data
 
 
+@functools.cache
+def _oracle() -> oracle.Oracle:
+    return oracle.Oracle()
+
+
 # ---- the targets ----------------------------------------------------------------------------
 
 TARGETS: dict[str, FuzzTarget] = {t.name: t for t in (
@@ -274,11 +279,6 @@ TARGETS: dict[str, FuzzTarget] = {t.name: t for t in (
                lambda text: oracle.compare(text, _oracle().ask(text)),
                strategy=_differential_texts, needs_oracle=True),
 )}
-
-
-@functools.cache
-def _oracle() -> oracle.Oracle:
-    return oracle.Oracle()
 
 
 def default_targets() -> list[str]:
