@@ -14,6 +14,7 @@ replays, and the last line reads
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import os
 import queue
@@ -46,6 +47,8 @@ _STATUS = re.compile(r"^#(\d+): cov: (\d+) ft: \d+ corp: (\d+) exec/s \d+ "
 _PLAIN_STATUS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: \d+ corp: (\d+)")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 PROGRESS_EVERY = 10.0  # seconds between progress lines when not on a terminal
+MIN_SECONDS = 2.0  # the least a target runs, so that a short run still touches every one
+STARTUP_SECONDS = 1.5  # Python, Hypothesis and the instrumentation before libFuzzer's clock
 
 
 @dataclass
@@ -113,23 +116,43 @@ class EngineRun:
     def run(self, budget: float) -> None:
         slots = min(self.jobs, len(self.tallies))
         forks = max(1, self.jobs // len(self.tallies))
-        weights = {t.name: TARGETS[t.name].weight for t in self.tallies}
-        unit = budget * slots / sum(weights.values())
         deadline = time.monotonic() + budget
-        # Longest first, so that the slots finish together.
-        order = sorted(enumerate(self.tallies), key=lambda it: -weights[it[1].name])
-        with ThreadPoolExecutor(max_workers=slots) as pool:
-            for index, tally in order:
-                pool.submit(self._target, tally, unit * weights[tally.name], forks,
-                            self.seed + index, deadline)
+        # Raw and property targets take turns; each target's time is set when it starts, from
+        # what is left, so that one that overran (a slow start, a crash) is paid for by the
+        # targets after it rather than by the last one.
+        raw = [it for it in enumerate(self.tallies) if TARGETS[it[1].name].raw]
+        drawn = [it for it in enumerate(self.tallies) if not TARGETS[it[1].name].raw]
+        waiting = [it for pair in itertools.zip_longest(raw, drawn) for it in pair
+                   if it is not None]
+        busy_until = [time.monotonic()] * slots
 
-    def _target(self, tally: Tally, seconds: float, forks: int, seed: int,
-                deadline: float) -> None:
+        def slot(number: int) -> None:
+            while True:
+                with self.lock:
+                    if not waiting:
+                        return
+                    index, tally = waiting.pop(0)
+                    now = time.monotonic()
+                    left = sum(max(0.0, deadline - max(now, busy_until[i]))
+                               for i in range(slots) if i != number) + max(0.0, deadline - now)
+                    weight = TARGETS[tally.name].weight
+                    share = left * weight / (weight + sum(TARGETS[t.name].weight
+                                                          for _, t in waiting))
+                    seconds = max(MIN_SECONDS, share)
+                    busy_until[number] = now + seconds
+                self._target(tally, seconds, forks, self.seed + index)
+
+        with ThreadPoolExecutor(max_workers=slots) as pool:
+            for number in range(slots):
+                pool.submit(slot, number)
+
+    def _target(self, tally: Tally, seconds: float, forks: int, seed: int) -> None:
         try:
-            end = min(time.monotonic() + seconds, deadline + 5)
+            end = time.monotonic() + seconds
             restarts = 0
-            while end - time.monotonic() >= 1:
-                self._process(tally, end - time.monotonic(), forks, seed + 7919 * restarts)
+            while restarts == 0 or end - time.monotonic() >= MIN_SECONDS:
+                self._process(tally, max(MIN_SECONDS, end - time.monotonic()), forks,
+                              seed + 7919 * restarts)
                 restarts += 1
         except Exception as error:  # noqa: BLE001 - a broken target must not stop the run
             with self.lock:
@@ -145,7 +168,8 @@ class EngineRun:
         mode = [f"-fork={forks}", "-ignore_crashes=1", "-ignore_timeouts=1",
                 "-ignore_ooms=1"] if forks > 1 else []
         command = [sys.executable, str(FUZZ / f"fuzz_{name}.py"), *mode,
-                   f"-max_total_time={max(1, int(seconds))}", f"-seed={seed}",
+                   f"-max_total_time={max(1, int(seconds - STARTUP_SECONDS))}",
+                   f"-seed={seed}",
                    "-timeout=30", "-rss_limit_mb=3072", "-print_final_stats=1",
                    f"-artifact_prefix={artifacts}/", *dirs]
         base_inputs = tally.inputs
