@@ -30,6 +30,11 @@ def signature(target: str, error: BaseException) -> str:
     return f"{target}: {type(error).__name__} at {place}"
 
 
+def _bug(key: str) -> str:
+    """A signature without its target: the same bug, whichever target met it."""
+    return key.split(": ", 1)[1]
+
+
 def failure(target: FuzzTarget, case: Case) -> BaseException | None:
     """The exception ``case`` makes the target's check raise, if any."""
     try:
@@ -124,12 +129,29 @@ class Findings:
         self.artifacts = artifacts  # inputs that failed under libFuzzer but not here
         self.saved: dict[str, Path] = {}
         self.count = 0  # every failing input, duplicates included
+        self._pending: dict[str, Path] | None = None
+
+    def pending(self) -> dict[str, Path]:
+        """The signatures of the pending regressions (known bugs being fixed elsewhere)."""
+        if self._pending is None:
+            self._pending = {}
+            for path in sorted((self.directory / "pending").glob("*.json")):
+                entry = json.loads(path.read_text(encoding="utf-8"))
+                target = TARGETS.get(entry["campaign"])
+                error = failure(target, case_of(entry)) if target is not None else None
+                if target is not None and error is not None:
+                    self._pending[_bug(signature(target.name, error))] = path
+        return self._pending
 
     def add(self, target_name: str, case: Case, error: BaseException) -> Path | None:
         target = TARGETS[target_name]
         self.count += 1
         key = signature(target_name, error)
         if key in self.saved:
+            return None
+        known = self.pending().get(_bug(key))
+        if known is not None:  # still failing, still counted; its input is already kept
+            self.saved[key + " (pending)"] = known
             return None
         small, small_error = minimize(target, case, error)
         path = self.saved[key] = save(target, small, small_error, self.directory)
