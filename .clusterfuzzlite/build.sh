@@ -9,6 +9,7 @@ for fuzzer in fuzz/fuzz_*.py; do
   fi
   compile_python_fuzzer "$fuzzer" --paths "$SRC/targetlang" --collect-data targetlang
   cp fuzz/targetlang.dict "$OUT/$name.dict"
+  printf '[libfuzzer]\nmax_len = 16384\n' > "$OUT/$name.options"  # as python -m fuzz runs it
   seeds="fuzz/seeds/${name#fuzz_}"
   if [ -d "$seeds" ]; then
     (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)

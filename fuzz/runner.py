@@ -47,6 +47,8 @@ _STATUS = re.compile(r"^#(\d+): cov: (\d+) ft: \d+ corp: (\d+) exec/s \d+ "
 _PLAIN_STATUS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: \d+ corp: (\d+)")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 PROGRESS_EVERY = 10.0  # seconds between progress lines when not on a terminal
+#: Longer than libFuzzer's default 4096: a 4,301-digit integer is a known kind of trouble.
+MAX_LEN = 16384
 MIN_SECONDS = 2.0  # the least a target runs, so that a short run still touches every one
 STARTUP_SECONDS = 1.5  # Python, Hypothesis and the instrumentation before libFuzzer's clock
 
@@ -169,7 +171,7 @@ class EngineRun:
                 "-ignore_ooms=1"] if forks > 1 else []
         command = [sys.executable, str(FUZZ / f"fuzz_{name}.py"), *mode,
                    f"-max_total_time={max(1, int(seconds - STARTUP_SECONDS))}",
-                   f"-seed={seed}",
+                   f"-seed={seed}", f"-max_len={MAX_LEN}",
                    "-timeout=30", "-rss_limit_mb=3072", "-print_final_stats=1",
                    f"-artifact_prefix={artifacts}/", *dirs]
         base_inputs = tally.inputs

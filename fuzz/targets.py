@@ -101,7 +101,44 @@ def _any_texts() -> st.SearchStrategy[str]:
         grammar_sentences(),
         target_strings(dialect="tvm-0.6", max_host_depth=0),
         target_strings(dialect="tvm-0.8", max_host_depth=1),
+        _stretched(),
+        _nested(),
     )
+
+
+@st.composite
+def _stretched_text(draw: st.DrawFn) -> str:
+    """A valid text with one of its pieces repeated up to thousands of times: long numbers,
+    names, lists and values, which random mutation reaches only rarely."""
+    text = draw(target_strings(max_host_depth=1))
+    digits = [i for i, c in enumerate(text) if c.isdigit()]
+    if digits and draw(st.booleans()):  # a number: the place where length bites first
+        start = draw(st.sampled_from(digits))
+    else:
+        start = draw(st.integers(0, len(text)))
+    end = draw(st.integers(start, min(len(text), start + 8)))
+    times = draw(st.sampled_from([2, 10, 100, 1000, 5000]))
+    return text[:start] + text[start:end] * times + text[end:]
+
+
+def _stretched() -> st.SearchStrategy[str]:
+    return _stretched_text()
+
+
+def _nested() -> st.SearchStrategy[str]:
+    """Targets nested deep, as JSON host chains and as legacy ``-host='...'`` text."""
+    depth = st.sampled_from([1, 2, 10, 50, 100, 300, 1000, 3000])
+
+    def as_json(n: int) -> str:
+        return '{"kind": "llvm", "host": ' * n + '"llvm"' + "}" * n
+
+    def as_text(n: int) -> str:
+        inner = "llvm"
+        for _ in range(n):
+            inner = "llvm -host=" + "'" + inner.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return inner
+
+    return st.one_of(depth.map(as_json), depth.filter(lambda n: n <= 10).map(as_text))
 
 
 @functools.cache
