@@ -112,10 +112,9 @@ def _stretched_text(draw: st.DrawFn) -> str:
     names, lists and values, which random mutation reaches only rarely."""
     text = draw(target_strings(max_host_depth=1))
     digits = [i for i, c in enumerate(text) if c.isdigit()]
-    if digits and draw(st.booleans()):  # a number: the place where length bites first
-        start = draw(st.sampled_from(digits))
-    else:
-        start = draw(st.integers(0, len(text)))
+    on_digit: bool = draw(st.booleans())  # a number: the place where length bites first
+    start: int = draw(st.sampled_from(digits)) if digits and on_digit \
+        else draw(st.integers(0, len(text)))
     end = draw(st.integers(start, min(len(text), start + 8)))
     times = draw(st.sampled_from([2, 10, 100, 1000, 5000]))
     return text[:start] + text[start:end] * times + text[end:]
