@@ -1,5 +1,7 @@
-"""``python -m fuzz``: run the fuzz targets for a time budget on libFuzzer (atheris), or on
-plain Hypothesis where atheris is missing; minimize and save every failure.
+"""Run the fuzz targets for a time budget on libFuzzer, or on Hypothesis without atheris.
+
+``python -m fuzz`` runs them on libFuzzer (atheris), or on plain Hypothesis where atheris is
+missing; every failure is minimized and saved.
 
 With atheris each target runs in turn for its share of the budget in libFuzzer's fork mode
 (``-fork=JOBS``: JOBS worker processes, crashes collected without stopping), on its corpus
