@@ -23,6 +23,7 @@ import queue
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -181,6 +182,10 @@ class EngineRun:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True, errors="replace", cwd=artifacts)
         assert proc.stdout is not None
+        # libFuzzer's clock starts after Python's start and the corpus' first pass, which a
+        # busy machine stretches: stop it at its time, as Ctrl-C would (it still reports).
+        stop = threading.Timer(seconds + STARTUP_SECONDS, proc.send_signal, [signal.SIGINT])
+        stop.start()
         try:
             for line in proc.stdout:
                 executed = _FINAL.match(line)
@@ -201,6 +206,7 @@ class EngineRun:
                     self.progress.show(self.tallies)
         finally:
             proc.wait()
+            stop.cancel()
             tally.seconds += time.monotonic() - start
         for artifact in sorted(artifacts.iterdir()):
             if artifact.name.split("-")[0] in ("crash", "timeout", "oom", "leak"):
