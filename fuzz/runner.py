@@ -229,6 +229,24 @@ class EngineRun:
         shutil.rmtree(self.temp, ignore_errors=True)
 
 
+def minimize_corpus(name: str, corpus: Path) -> tuple[int, int]:
+    """Replace ``corpus`` by its smallest subset with the same coverage (libFuzzer's merge)."""
+    if not corpus.is_dir():
+        return 0, 0
+    before = sum(1 for p in corpus.iterdir() if p.is_file())
+    merged = corpus.with_name(corpus.name + ".merging")
+    shutil.rmtree(merged, ignore_errors=True)
+    merged.mkdir()
+    with tempfile.TemporaryDirectory() as scratch:
+        subprocess.run([sys.executable, str(FUZZ / f"fuzz_{name}.py"), "-merge=1",
+                        f"-max_len={MAX_LEN}", f"-artifact_prefix={scratch}/", str(merged),
+                        str(corpus)], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, cwd=scratch)
+    shutil.rmtree(corpus)
+    merged.rename(corpus)
+    return before, sum(1 for p in corpus.iterdir() if p.is_file())
+
+
 # ---- on plain Hypothesis ----------------------------------------------------------------------
 
 def _hypothesis_worker(names: list[str], deadline: float, base_seed: int, chunk: int,
@@ -328,6 +346,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     help="corpus directory kept between runs (default fuzz/corpus)")
     ap.add_argument("--save-dir", type=Path, default=REGRESSIONS,
                     help="where failures are saved (default fuzz/regressions)")
+    ap.add_argument("--minimize-corpus", action="store_true",
+                    help="only shrink each target's corpus to the inputs that keep its "
+                         "coverage (libFuzzer's -merge=1), then exit")
     ap.add_argument("--chunk", type=int, default=100,
                     help="Hypothesis engine: examples per turn (default 100)")
     return ap.parse_args(argv)
@@ -351,6 +372,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         why = "forced by --engine/" + ENGINE_VARIABLE if args.engine == "hypothesis" \
             else "atheris is not installed (pip install -e '.[fuzz]' for libFuzzer)"
         out.write(f"note: plain Hypothesis engine, no coverage guidance ({why})\n")
+    if args.minimize_corpus:
+        if not use_atheris:
+            out.write("--minimize-corpus needs atheris: pip install -e '.[fuzz]'\n")
+            return 2
+        for name in names:
+            before, after = minimize_corpus(name, args.corpus / name)
+            out.write(f"{name}: corpus {before} -> {after} inputs\n")
+        return 0
     tallies = [Tally(n) for n in names]
     out.write(f"fuzz: {', '.join(names)} for {budget:g}s on "
               f"{'libFuzzer (atheris)' if use_atheris else 'Hypothesis'}, {jobs} jobs, "
