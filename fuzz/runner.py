@@ -182,12 +182,14 @@ class EngineRun:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True, errors="replace", cwd=artifacts)
         assert proc.stdout is not None
-        # libFuzzer's clock starts after Python's start and the corpus' first pass, which a
-        # busy machine stretches: stop it at its time, as Ctrl-C would (it still reports).
-        stop = threading.Timer(seconds + STARTUP_SECONDS, proc.send_signal, [signal.SIGINT])
-        stop.start()
+        # The first pass over the corpus counts for libFuzzer's clock, and a busy machine
+        # stretches it: once libFuzzer runs, it is stopped at its time as Ctrl-C would stop
+        # it (it still reports). Python's own start is never cut short.
+        stop = threading.Timer(seconds, proc.send_signal, [signal.SIGINT])
         try:
             for line in proc.stdout:
+                if line.startswith("INFO: Seed:") and stop.ident is None:
+                    stop.start()
                 executed = _FINAL.match(line)
                 if executed is not None:
                     tally.inputs = base_inputs + int(executed.group(1))
