@@ -458,7 +458,7 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         # QueryDevice: only the CPU device API is always there (and its device always exists);
         # it answers every option with nothing, so each unset attribute becomes null.
         del attrs["from_device"]
-        if kind.device_type == 1:
+        if kind.device_type == 1 and ctx.schema.rules.queried_nulls:
             for key in kind.attrs:
                 attrs.setdefault(key, None)
 

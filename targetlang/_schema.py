@@ -69,7 +69,9 @@ class DialectRules:
     every kind that has one); ``own_parsers`` the kinds whose parser is the release's own
     (``_dialects_legacy.release_parser``), not TVM 0.21's; ``default_keys_always``: the kind's default keys follow the
     user's ``-keys`` too (TVM 0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived
-    ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored).
+    ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored);
+    ``queried_nulls``: ``from_device`` on a CPU kind sets every attribute not given to null
+    (TVM 0.21's QueryDevice; from TVM 0.24 on they simply stay unset).
     """
 
     reader: str | None = None
@@ -77,6 +79,7 @@ class DialectRules:
     own_parsers: frozenset[str] = frozenset()
     default_keys_always: bool = False
     feature_keys: bool = False
+    queried_nulls: bool = True
 
     def runs_parser(self, kind: str) -> bool:
         return self.target_parsers is None or kind in self.target_parsers
@@ -127,7 +130,7 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
                    "tag), feature.* keys, kinds cuda_host and trn; what migrate() writes",
                    data_file="tvm-0.27.json",
                    rules=DialectRules(reader="tvm-0.27", feature_keys=True,
-                                      own_parsers=frozenset({"webgpu"})),
+                                      own_parsers=frozenset({"webgpu"}), queried_nulls=False),
                    release=(0, 27)),
         DialectDef("tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: "
                    "tvm-0.22 plus opencl texture_depth_limit (transcribed from git)",
