@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ._lower import Context, Place, from_config, from_config_string, from_raw_string, from_tag
 from ._parsers import TargetParser
 from ._schema import _read
+from ._tvm_rules import truncate_at_nul
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -164,7 +165,8 @@ def option_words_06(text: str) -> list[tuple[str, str, str | None, int]]:
 def _read_06(text: str, ctx: Context, place: Place) -> Target:
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
-    words = [(m.group(), m.start()) for m in _WORD.finditer(text)]
+    # The Python wrapper split the text and handed each word to C++, where a NUL ended it.
+    words = [(truncate_at_nul(m.group()), m.start()) for m in _WORD.finditer(text)]
     if not words:
         _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,
               place.at(len(text)))

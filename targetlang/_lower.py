@@ -131,9 +131,10 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
     if bad is not None:  # TVM hands the text to C++ as UTF-8 and refuses what is not
         _fail(TargetSyntaxError, f"{text[bad]!r} cannot be encoded in UTF-8 (a lone surrogate), "
               "so TVM refuses the text", ctx, bad)
+    if ctx.schema.rules.nul_ends == "text":
+        text = rules.truncate_at_nul(text)
     if ctx.schema.rules.reader is not None:  # another release's reader (_dialects_legacy.py)
         return _release_reader(text, ctx, Place())
-    text = rules.truncate_at_nul(text)
     place = Place()
     if "-libs=mkldnn" in text:
         # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".
@@ -198,7 +199,7 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
     if not isinstance(config, dict):
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
     try:
-        config = truncate_strings(config)
+        config = truncate_strings(config, cut_at_nul=ctx.schema.rules.nul_ends != "never")
     except UnencodableString:
         _fail(TargetSyntaxError, "cannot load the config dict: a string is not UTF-8 "
               "(a lone surrogate escape)", ctx, place.at(0), place.path)
@@ -213,8 +214,9 @@ class TooDeep(Exception):
     """A JSON value nests objects and arrays more than ``MAX_JSON_DEPTH`` deep."""
 
 
-def truncate_strings(value: Any, depth: int = 0) -> Any:
-    """Every string of a JSON value as TVM receives it (cut at the first NUL).
+def truncate_strings(value: Any, depth: int = 0, cut_at_nul: bool = True) -> Any:
+    """Every string of a JSON value as TVM receives it (cut at the first NUL, unless the
+    release keeps strings whole).
 
     Raises ``UnencodableString`` for a string that is not UTF-8 (TVM refuses the config), and
     ``TooDeep`` for objects and arrays nested more than ``MAX_JSON_DEPTH`` deep.
@@ -222,14 +224,14 @@ def truncate_strings(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         if rules.unencodable_at(value) is not None:
             raise UnencodableString(value)
-        return rules.truncate_at_nul(value)
+        return rules.truncate_at_nul(value) if cut_at_nul else value
     if isinstance(value, (dict, list, tuple)) and depth >= MAX_JSON_DEPTH:
         raise TooDeep
     if isinstance(value, dict):
-        return {truncate_strings(k) if isinstance(k, str) else k: truncate_strings(v, depth + 1)
-                for k, v in value.items()}
+        return {truncate_strings(k, cut_at_nul=cut_at_nul) if isinstance(k, str) else k:
+                truncate_strings(v, depth + 1, cut_at_nul) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [truncate_strings(v, depth + 1) for v in value]
+        return [truncate_strings(v, depth + 1, cut_at_nul) for v in value]
     return value
 
 

@@ -71,7 +71,11 @@ class DialectRules:
     user's ``-keys`` too (TVM 0.6 and 0.8); ``feature_keys``: TargetJSON may carry the derived
     ``feature.*`` keys that TVM 0.27's ``export()`` writes (they are read and ignored);
     ``queried_nulls``: ``from_device`` on a CPU kind sets every attribute not given to null
-    (TVM 0.21's QueryDevice; from TVM 0.24 on they simply stay unset).
+    (TVM 0.21's QueryDevice; from TVM 0.24 on they simply stay unset); ``nul_ends``: where a
+    NUL character cuts a string on its way into C++: ``"text"`` (the whole text, and every
+    string of a config: ``std::string(char*)``), ``"word"`` (TVM 0.6's Python wrapper split
+    the text into words and handed over each one), ``"never"`` (TVM 0.24+: strings keep
+    their length).
     """
 
     reader: str | None = None
@@ -80,6 +84,7 @@ class DialectRules:
     default_keys_always: bool = False
     feature_keys: bool = False
     queried_nulls: bool = True
+    nul_ends: str = "text"
 
     def runs_parser(self, kind: str) -> bool:
         return self.target_parsers is None or kind in self.target_parsers
@@ -130,7 +135,8 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
                    "tag), feature.* keys, kinds cuda_host and trn; what migrate() writes",
                    data_file="tvm-0.27.json",
                    rules=DialectRules(reader="tvm-0.27", feature_keys=True,
-                                      own_parsers=frozenset({"webgpu"}), queried_nulls=False),
+                                      own_parsers=frozenset({"webgpu"}), queried_nulls=False,
+                                      nul_ends="never"),
                    release=(0, 27)),
         DialectDef("tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: "
                    "tvm-0.22 plus opencl texture_depth_limit (transcribed from git)",
@@ -150,7 +156,7 @@ DIALECTS: Mapping[str, DialectDef] = MappingProxyType({
                    "-target= is LLVM's -mtriple=, no tags, hosts or quoting",
                    data_file="tvm-0.6.json", release=(0, 6),
                    rules=DialectRules(reader="tvm-0.6", default_keys_always=True,
-                                      target_parsers=frozenset())),
+                                      target_parsers=frozenset(), nul_ends="word")),
         DialectDef("collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' "
                    "string attribute naming the backend (cuda -compiler=tensorrt)",
                    base="tvm-0.21", extra_attrs=(AttrSpec("compiler", "str"),)),
