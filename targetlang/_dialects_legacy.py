@@ -145,11 +145,17 @@ def _getline_split(value: str) -> list[str]:
     return items
 
 
+def _words_06(text: str) -> list[tuple[str, int]]:
+    """The words of a text and their offsets, as TVM 0.6's Python wrapper handed them to
+    C++ one by one (where a NUL ended each)."""
+    return [(truncate_at_nul(m.group()), m.start()) for m in _WORD.finditer(text)]
+
+
 def option_words_06(text: str) -> list[tuple[str, str, str | None, int]]:
     """A text TVM 0.6 read (``_read_06`` accepted it): (attribute, key, value, offset) of
     each word, the kind first (as its own attribute and key); a bare ``-system-lib`` has
     the value None."""
-    words = [(m.group(), m.start()) for m in _WORD.finditer(text)]
+    words = _words_06(text)
     name = words[0][0]
     aliases = _facts_06()[0]
     out: list[tuple[str, str, str | None, int]] = [(name, name, None, words[0][1])]
@@ -165,8 +171,7 @@ def option_words_06(text: str) -> list[tuple[str, str, str | None, int]]:
 def _read_06(text: str, ctx: Context, place: Place) -> Target:
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
-    # The Python wrapper split the text and handed each word to C++, where a NUL ended it.
-    words = [(truncate_at_nul(m.group()), m.start()) for m in _WORD.finditer(text)]
+    words = _words_06(text)
     if not words:
         _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,
               place.at(len(text)))

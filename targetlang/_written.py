@@ -103,8 +103,14 @@ def prepare(source: str) -> Source:
 def read_source(source: str, schema: DialectSchema) -> tuple[WrittenTarget, Source]:
     """A top-level target text as written, and how TVM's wrapper changed it first (as
     ``_lower.from_top_level_text``: another release's reader takes the text as it is)."""
-    prepared = prepare(source) if schema.rules.reader is None else \
-        Source(source, lambda i: i, None, ())
+    if schema.rules.reader is None:
+        prepared = prepare(source)
+    elif schema.rules.nul_ends == "text":  # cut at a NUL, no mkldnn rewrite
+        nul = source.find("\0")
+        prepared = Source(source if nul < 0 else source[:nul], lambda i: i,
+                          None if nul < 0 else nul, ())
+    else:
+        prepared = Source(source, lambda i: i, None, ())
     return read_text(prepared.text, prepared.where, schema), prepared
 
 
