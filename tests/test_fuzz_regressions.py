@@ -40,11 +40,11 @@ def test_regression(path: Path) -> None:
         target.check(case)
 
 
-@pytest.mark.parametrize("path", PENDING, ids=lambda p: p.stem)
-def test_pending_regressions_name_a_target(path: Path) -> None:
-    """Pending inputs are kept readable, ready to move up once their fix lands."""
-    record = json.loads(path.read_text(encoding="utf-8"))
-    assert record["campaign"] in TARGETS and isinstance(record["input"], str)
+def test_pending_regressions_name_a_target() -> None:
+    """Pending inputs (often none) are kept readable, ready to move up once their fix lands."""
+    for path in PENDING:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert record["campaign"] in TARGETS and isinstance(record["input"], str), path.name
 
 
 @pytest.mark.parametrize("name", [n for n in TARGETS if TARGETS[n].strategy is not None
