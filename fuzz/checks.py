@@ -163,8 +163,13 @@ def check_tvmc(text: str) -> None:
 
 
 def check_diff(text: str) -> None:
-    """diff(a, b) is empty exactly when a == b (two targets: the text's lines)."""
-    first, _, second = text.partition("\n")
+    """diff(a, b) is empty exactly when a == b (two targets: a JSON list of two texts)."""
+    try:
+        first, second = json.loads(text)
+    except (ValueError, TypeError):
+        return
+    if not isinstance(first, str) or not isinstance(second, str):
+        return
     try:
         a, b = tl.parse(first), tl.parse(second)
     except tl.TargetError:
