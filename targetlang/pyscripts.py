@@ -240,7 +240,10 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
 
     result = ScriptResult(path=path, original=text, text=text)
     try:
-        tree = ast.parse(text, filename=path)
+        with warnings.catch_warnings():  # the script's own warnings ('\d' escapes): not ours
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(text, filename=path)
     except SyntaxError as error:
         result.findings.append(Finding(path, error.lineno or 1, (error.offset or 1) - 1,
                                        f"not Python: {error.msg}"))
@@ -317,7 +320,10 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     pieces.append(text[:last])
     result.text = "".join(reversed(pieces))
     try:
-        compile(result.text, path, "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            compile(result.text, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
         # pragma: no cover - a literal for a literal cannot break it
         message = error.msg if isinstance(error, SyntaxError) else _why(error)

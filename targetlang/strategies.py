@@ -14,6 +14,7 @@ Hypothesis is an optional dependency: ``pip install 'targetlang[strategies]'``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,6 +70,7 @@ _CONSTRAINED: dict[tuple[str, str], st.SearchStrategy[Any]] = {
 }
 
 
+@functools.cache
 def _strings() -> st.SearchStrategy[str]:
     """Strings that stress quoting: spaces, quotes, commas, backslashes, non-ASCII, empty."""
     return st.one_of(
@@ -90,6 +92,7 @@ def _value(kind: KindSpec, attr: AttrSpec, dialect: str, depth: int,
     return _typed(attr.type, dialect, depth, max_host_depth)
 
 
+@functools.cache  # strategies are built once, not at every draw (most of a draw's cost)
 def _typed(type_: AttrType, dialect: str, depth: int,
            max_host_depth: int) -> st.SearchStrategy[Any]:
     if type_ is INT:
@@ -109,23 +112,36 @@ def _typed(type_: AttrType, dialect: str, depth: int,
 
 def _configs(dialect: str, kinds: Sequence[str] | None, depth: int,
              max_host_depth: int) -> st.SearchStrategy[dict[str, Any]]:
-    schema = load(dialect)
-    names = sorted(kinds if kinds is not None else schema.kinds)
+    return _configs_of(dialect, None if kinds is None else tuple(kinds), depth, max_host_depth)
 
-    @st.composite
-    def config(draw: st.DrawFn) -> dict[str, Any]:
-        if depth > 0 and draw(st.integers(0, 9)) == 0 and schema.tag_configs:
-            return {"__tag__": draw(st.sampled_from(sorted(schema.tag_configs)))}
-        kind = schema.kinds[draw(st.sampled_from(names))]
-        out: dict[str, Any] = {"kind": kind.name}
-        nested_ok = depth < max_host_depth
+
+@functools.cache
+def _configs_of(dialect: str, kinds: tuple[str, ...] | None, depth: int,
+                max_host_depth: int) -> st.SearchStrategy[dict[str, Any]]:
+    schema = load(dialect)
+    names = st.sampled_from(sorted(kinds if kinds is not None else schema.kinds))
+    tag_names = sorted(schema.tag_configs)
+    tagged = st.sampled_from(tag_names) if depth > 0 and tag_names else None
+    nested_ok = depth < max_host_depth
+    attr_lists: dict[str, st.SearchStrategy[list[str]]] = {}
+    for name, kind in schema.kinds.items():
         candidates = sorted(a for a, spec in kind.attrs.items()
                             if a not in ("host", "from_device", "target_device_type")
                             and (nested_ok or not spec.type.holds_target))
-        for attr in draw(st.lists(st.sampled_from(candidates), max_size=5, unique=True)):
+        attr_lists[name] = st.lists(st.sampled_from(candidates), max_size=5, unique=True) \
+            if candidates else st.just([])
+    one_in_ten, one_in_four = st.integers(0, 9), st.integers(0, 3)
+
+    @st.composite
+    def config(draw: st.DrawFn) -> dict[str, Any]:
+        if tagged is not None and draw(one_in_ten) == 0:
+            return {"__tag__": draw(tagged)}
+        kind = schema.kinds[draw(names)]
+        out: dict[str, Any] = {"kind": kind.name}
+        for attr in draw(attr_lists[kind.name]):
             out[attr] = draw(_value(kind, kind.attrs[attr], dialect, depth, max_host_depth))
-        if nested_ok and draw(st.integers(0, 3)) == 0:
-            out["host"] = draw(_configs(dialect, None, depth + 1, max_host_depth))
+        if nested_ok and draw(one_in_four) == 0:
+            out["host"] = draw(_configs_of(dialect, None, depth + 1, max_host_depth))
         return out
 
     return config()
@@ -180,15 +196,15 @@ def _word_spellings(text: str) -> st.SearchStrategy[str]:
 
 def spellings(target: Target) -> st.SearchStrategy[str]:
     """Texts, in every syntactic variant of the language, that read back as ``target``."""
+    return _spelled(target)
 
-    @st.composite
-    def spell(draw: st.DrawFn) -> str:
-        canonical = target.to_string()
-        if canonical.startswith("{"):
-            return canonical  # legacy text cannot say this target
-        return _respell(draw, canonical, target)
 
-    return spell()
+@st.composite  # decorated once: building a composite costs more than drawing from it
+def _spelled(draw: st.DrawFn, target: Target) -> str:
+    canonical = target.to_string()
+    if canonical.startswith("{"):
+        return canonical  # legacy text cannot say this target
+    return _respell(draw, canonical, target)
 
 
 def _respell(draw: st.DrawFn, canonical: str, target: Target) -> str:
@@ -226,11 +242,12 @@ def target_strings(dialect: str = DEFAULT_DIALECT, kinds: Sequence[str] | None =
     """Valid target text in every variant: ``-k=v``, ``--k=v``, ``-k v``, bare flags, quoting,
     escapes, extra spaces, nested ``-host='...'``, tags and JSON text."""
     strategy = targets(dialect, kinds, max_host_depth)
+    tag_names = sorted(load(dialect).tag_configs)  # none before TVM 0.8
     return st.one_of(
         strategy.flatmap(spellings),
         strategy.map(lambda t: t.to_string()),
         strategy.map(lambda t: _json_text(t)),
-        st.sampled_from(sorted(load(dialect).tag_configs)),
+        *([st.sampled_from(tag_names)] if tag_names else []),
     )
 
 

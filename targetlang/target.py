@@ -370,7 +370,8 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
     ctx = Context(_schema(dialect), environment, None, Target)
     try:
-        return from_config(truncate_strings(dict(obj)), ctx, Place())
+        config = truncate_strings(dict(obj), cut_at_nul=ctx.schema.rules.nul_ends != "never")
+        return from_config(config, ctx, Place())
     except UnencodableString:
         raise TargetSyntaxError("a string of the config is not UTF-8 (a lone surrogate), "
                                 "which TVM refuses") from None

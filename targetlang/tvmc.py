@@ -381,7 +381,15 @@ def parse_tvmc(text: str, options: Mapping[str, Mapping[str, Any]] | None = None
         if given:
             raise TargetValueError("per-kind options do not apply to a JSON target",
                                    source=text, offset=0)
-        return TvmcTarget((), parse(text.strip(), dialect=dialect, environment=environment))
+        try:
+            return TvmcTarget((), parse(text.strip(), dialect=dialect, environment=environment))
+        except TargetError as e:  # its source is the stripped text: point into ``text``
+            error = e._copy()
+            lead = len(text) - len(text.lstrip())
+            error.source = text
+            error.offset = None if e.offset is None or e.source != text.strip() \
+                else e.offset + lead
+            raise error from None
     entries = read_entries(text)
     known_codegens = codegens()
     known_kinds = kinds(dialect)

@@ -138,11 +138,15 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
     if bad is not None:  # TVM hands the text to C++ as UTF-8 and refuses what is not
         _fail(TargetSyntaxError, f"{text[bad]!r} cannot be encoded in UTF-8 (a lone surrogate), "
               "so TVM refuses the text", ctx, bad)
-    if ctx.schema.reader is not None:  # another release's reader (the dialect registry's)
-        return ctx.schema.reader(text, ctx, Place())  # type: ignore[no-any-return]
-    nul = text.find("\0")
+    # Where a NUL ends the text on its way into C++ (TVM 0.6 cut each word: its reader does).
+    nul = text.find("\0") if ctx.schema.rules.nul_ends == "text" else -1
     if nul >= 0:
         text = text[:nul]
+    if ctx.schema.reader is not None:  # another release's reader (the dialect registry's)
+        target: Target = ctx.schema.reader(text, ctx, Place())
+        if nul >= 0:  # the trace keeps what the wrapper did, for lint
+            target._traced = (*target._traced[:-2], nul, ())
+        return target
     place = Place()
     found: list[int] = []
     if "-libs=mkldnn" in text:
@@ -208,7 +212,7 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
     if not isinstance(config, dict):
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
     try:
-        config = truncate_strings(config)
+        config = truncate_strings(config, cut_at_nul=ctx.schema.rules.nul_ends != "never")
     except UnencodableString:
         _fail(TargetSyntaxError, "cannot load the config dict: a string is not UTF-8 "
               "(a lone surrogate escape)", ctx, place.at(0), place.path)
@@ -223,8 +227,9 @@ class TooDeep(Exception):
     """A JSON value nests objects and arrays more than ``MAX_JSON_DEPTH`` deep."""
 
 
-def truncate_strings(value: Any, depth: int = 0) -> Any:
-    """Every string of a JSON value as TVM receives it (cut at the first NUL).
+def truncate_strings(value: Any, depth: int = 0, cut_at_nul: bool = True) -> Any:
+    """Every string of a JSON value as TVM receives it (cut at the first NUL, unless the
+    release keeps strings whole).
 
     Raises ``UnencodableString`` for a string that is not UTF-8 (TVM refuses the config), and
     ``TooDeep`` for objects and arrays nested more than ``MAX_JSON_DEPTH`` deep.
@@ -232,14 +237,14 @@ def truncate_strings(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         if rules.unencodable_at(value) is not None:
             raise UnencodableString(value)
-        return rules.truncate_at_nul(value)
+        return rules.truncate_at_nul(value) if cut_at_nul else value
     if isinstance(value, (dict, list, tuple)) and depth >= MAX_JSON_DEPTH:
         raise TooDeep
     if isinstance(value, dict):
-        return {truncate_strings(k) if isinstance(k, str) else k: truncate_strings(v, depth + 1)
-                for k, v in value.items()}
+        return {truncate_strings(k, cut_at_nul=cut_at_nul) if isinstance(k, str) else k:
+                truncate_strings(v, depth + 1, cut_at_nul) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [truncate_strings(v, depth + 1) for v in value]
+        return [truncate_strings(v, depth + 1, cut_at_nul) for v in value]
     return value
 
 
@@ -487,7 +492,7 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         # QueryDevice: only the CPU device API is always there (and its device always exists);
         # it answers every option with nothing, so each unset attribute becomes null.
         del attrs["from_device"]
-        if kind.device_type == 1:
+        if kind.device_type == 1 and ctx.schema.rules.queried_nulls:
             for key in kind.attrs:
                 attrs.setdefault(key, None)
 

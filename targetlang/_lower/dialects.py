@@ -139,7 +139,9 @@ def _only(*kinds: str) -> Mapping[str, Hook]:
 register(Dialect(
     "tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a tag), feature.* "
     "keys, kinds cuda_host and trn; what migrate() writes",
-    data_file="tvm-0.27.json", release=(0, 27), rules=DialectRules(feature_keys=True, tag_overrides=True),
+    data_file="tvm-0.27.json", release=(0, 27),
+    rules=DialectRules(feature_keys=True, tag_overrides=True, queried_nulls=False,
+                       nul_ends="never"),
     reader=_release_reader("read_027"),
     hooks=MappingProxyType({**TARGET_PARSERS, **HOOKS_027})))
 register(Dialect(
@@ -161,7 +163,7 @@ register(Dialect(
     "tvm-0.6", "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, -target= is "
     "LLVM's -mtriple=, no tags, hosts or quoting",
     data_file="tvm-0.6.json", release=(0, 6),
-    rules=DialectRules(default_keys_always=True, quoting=False),
+    rules=DialectRules(default_keys_always=True, quoting=False, nul_ends="word"),
     reader=_release_reader("read_06"), hooks=_only()))
 register(Dialect(
     "collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' string "

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .._schema.facts import data_json
 from .._schema.types import BOOL
 from .._syntax.ast import Option, Word
+from .._syntax.rules import truncate_at_nul
 from ..errors import (
     DuplicateAttributeError,
     TargetSyntaxError,
@@ -106,10 +107,16 @@ def _getline_split(value: str) -> list[str]:
     return items
 
 
+def _words_06(text: str) -> list[tuple[str, int]]:
+    """The words of a text and their offsets, as TVM 0.6's Python wrapper handed them to
+    C++ one by one (where a NUL ended each)."""
+    return [(truncate_at_nul(m.group()), m.start()) for m in _WORD.finditer(text)]
+
+
 def read_06(text: str, ctx: Context, place: Place) -> Target:
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
-    words = [(m.group(), m.start()) for m in _WORD.finditer(text)]
+    words = _words_06(text)
     if not words:
         _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,
               place.at(len(text)))

@@ -66,13 +66,21 @@ class DialectRules(NamedTuple):
     TVM 0.27's ``export()`` writes (they are read and ignored); ``quoting``: legacy text has
     quotes and escapes (TVM 0.6's words are taken literally); ``tag_overrides``: a config
     without ``kind`` may name a tag and override its members (``{"tag":
-    "nvidia/jetson-orin-nano", "max_num_threads": 512}``, TVM 0.24 and later).
+    "nvidia/jetson-orin-nano", "max_num_threads": 512}``, TVM 0.24 and later);
+    ``queried_nulls``: ``from_device`` on a CPU kind sets every attribute not given to null
+    (TVM 0.21's QueryDevice; from TVM 0.24 on they simply stay unset); ``nul_ends``: where a
+    NUL character cuts a string on its way into C++: ``"text"`` (the whole text, and every
+    string of a config: ``std::string(char*)``), ``"word"`` (TVM 0.6's Python wrapper split
+    the text into words and handed over each one), ``"never"`` (TVM 0.24+: strings keep
+    their length).
     """
 
     default_keys_always: bool = False
     feature_keys: bool = False
     quoting: bool = True
     tag_overrides: bool = False
+    queried_nulls: bool = True
+    nul_ends: str = "text"
 
 
 @dataclass(frozen=True, slots=True)

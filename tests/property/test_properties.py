@@ -158,3 +158,9 @@ def test_every_allowed_exception_is_confirmed_by_tvm() -> None:
                "string-edge-spaces", "array-empty-item", "array-item-needs-quoting",
                "array-single-item-with-comma", "mkldnn-rewrite"}
     assert allowed == confirmed
+
+
+@given(target_strings(dialect="tvm-0.6", max_host_depth=0))
+def test_target_strings_of_a_dialect_without_tags(text: str) -> None:
+    """tvm-0.6 has no tags: its strings are drawn all the same, and read back in it."""
+    assert tl.parse(text, dialect="tvm-0.6").dialect == "tvm-0.6"

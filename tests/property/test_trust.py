@@ -198,10 +198,15 @@ def test_the_memo_keeps_no_huge_text() -> None:
 def test_lint_and_explain_read_a_release_dialect_text_as_its_reader_does() -> None:
     from targetlang._inspect.explain import explain
 
-    text = "llvm -mcpu=\x00"  # TVM 0.8's reader keeps the NUL (0.21's wrapper cut the text)
-    tl.parse(text, dialect="tvm-0.8")
-    assert tl.lint(text, dialect="tvm-0.8") == []
+    # TVM 0.8 handed the text to C++ as a C string, which a NUL ends (its FFI lasted up to
+    # 0.19, whose oracle reads "llvm -mcpu=a\0b -mattr=+neon" as "llvm -mcpu=a").
+    text = "llvm -mcpu=a\x00b"
+    assert tl.parse(text, dialect="tvm-0.8").attrs["mcpu"] == "a"
+    assert [w.code for w in tl.lint(text, dialect="tvm-0.8")] == ["nul"]
     assert explain(text, dialect="tvm-0.8")["kind"] == "llvm"
+    for read in (tl.parse, tl.lint, explain):  # "llvm -mcpu=": an empty value, for all three
+        with pytest.raises(tl.TargetSyntaxError):
+            read("llvm -mcpu=\x00", dialect="tvm-0.8")
 
 
 @pytest.mark.parametrize("value", [{"a": 1}, 10**5000, [[1]], None, [{"a": [1]}]],

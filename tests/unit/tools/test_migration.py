@@ -301,3 +301,27 @@ def test_live_tvm_027_reads_targetjson_as_the_tvm_027_dialect() -> None:
             continue
         ours = tl.from_json(sample, dialect="tvm-0.27", environment=env).to_json()
         assert ours == _without_features(answer["export"]), sample
+
+
+def test_migrate_reads_each_level_of_a_host_chain_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deriving keys reads one level, not its whole host chain (that was quadratic in depth;
+    found by the tools fuzz target)."""
+    import targetlang.migration as migration
+    from targetlang.target import Target
+
+    depth = 90  # within the nesting limit (100)
+    text = '{"kind": "llvm", "host": ' * depth + '"llvm"' + "}" * depth
+    read: list[int] = []
+    real = migration.from_json
+
+    def counting(config: dict[str, object], **kwargs: object) -> Target:
+        level, host = 0, config.get("host")
+        while isinstance(host, dict):
+            level, host = level + 1, host.get("host")
+        read.append(level)
+        return real(config, **kwargs)
+
+    monkeypatch.setattr(migration, "from_json", counting)
+    migrated = tl.migrate(text, target_dialect="tvm-0.27")
+    assert migrated["host"]["kind"] == "llvm"
+    assert sum(read) <= 2 * depth, f"{sum(read)} nested levels read for a chain of {depth}"
