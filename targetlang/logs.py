@@ -233,6 +233,20 @@ def _as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
     return out
 
 
+def as_release(config: dict[str, Any], dialect: str,
+               environment: Environment | None = None) -> dict[str, Any]:
+    """A ``tvm-0.21`` TargetJSON as the TargetJSON release ``dialect`` accepts (``migrate``);
+    what it cannot write without loss is an error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MigrationWarning)
+        out = migrate(config, source_dialect=LEGACY_DIALECT, target_dialect=dialect,
+                      environment=environment)
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    if lost:
+        raise TargetError(f"cannot be written in {dialect} without loss: {'; '.join(lost)}")
+    return out
+
+
 def same_target_key(target: str | dict[str, Any], environment: Environment | None = None) -> str:
     """The identity of a target in a log: equal exactly for the same target."""
     return json.dumps(_as_021(json.dumps(target).encode(), environment), sort_keys=True)
@@ -328,18 +342,22 @@ def _numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
     return enumerate(lines, 1)
 
 
-def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: Literal["text", "json"] = "text",
+def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: str = "text",
               environment: Environment | None = None, check_json: bool = False) -> Iterator[bytes]:
     """Every record's target rewritten to one spelling per target; every other byte kept.
 
     ``to="text"``: the ``tvm-0.21`` TVM-style string; ``"json"``: the ``tvm-0.21``
-    TargetJSON object. A record whose target cannot be read (or not written without loss)
-    is kept verbatim and counted as failed, as is an unreadable line.
+    TargetJSON object; a release dialect (``"tvm-0.25"``): the TargetJSON that release
+    accepts and reads as TVM 0.21 read the record's target. A record whose target cannot be
+    read (or not written without loss) is kept verbatim and counted as failed, as is an
+    unreadable line.
     """
     def compute(literal: bytes) -> bytes:
         config = _as_021(literal, environment)
         if to == "json":
             return json.dumps(config).encode("utf-8")
+        if to != "text":
+            return json.dumps(as_release(config, to, environment)).encode("utf-8")
         return json.dumps(normalized_text(config)).encode("utf-8")
 
     memo = _Memo(compute)

@@ -234,6 +234,15 @@ def _source_dialect(value: str) -> str:
     return LEGACY_DIALECT
 
 
+def _reads(value: str, dialect: str) -> bool:
+    """Whether release ``dialect`` reads the text ``value`` as it is (a tag, a kind name)."""
+    try:
+        parse(value, dialect=dialect)
+    except TargetError:
+        return False
+    return True
+
+
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
                    environment: Environment | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text."""
@@ -280,14 +289,14 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
                 continue
             value = node.value
             try:
-                dialect = detect_dialect(value)
+                detect_dialect(value)
             except TargetError as error:
                 result.findings.append(Finding(*where, f"{role} of {name} {value!r} is not a "
                                                f"target in any release: {error.message}"))
                 continue
-            if dialect == target_dialect and not meaning_changes(value, target_dialect,
-                                                                 environment):
-                continue  # the target release reads it as it is, with the same meaning
+            if _reads(value, target_dialect) and not meaning_changes(value, target_dialect,
+                                                                     environment):
+                continue  # the target release reads it as it is (a tag), with the same meaning
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", MigrationWarning)
                 try:  # a script's literal means what the legacy release read

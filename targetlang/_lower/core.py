@@ -352,12 +352,13 @@ def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
     return kind
 
 
-def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str) -> AttrSpec:
+def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str,
+          json: bool = False) -> AttrSpec:
     spec = kind.attrs.get(key)
-    if spec is None:
+    if spec is None:  # a JSON config's own key has a path even at the top (text has none)
         error = UnknownAttributeError(f"unknown attribute {key!r} for target kind {kind.name!r}",
                                       source=ctx.source, offset=offset,
-                                      path=json_path(path, key) if path else None)
+                                      path=json_path(path, key) if path or json else None)
         raise error._with_suggestion(key, tuple(kind.attrs))
     return spec
 
@@ -486,7 +487,7 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
             continue
         if not isinstance(key, str):
             _fail(AttributeTypeError, "config keys must be strings", ctx, where(), path)
-        spec = _attr(kind, key, ctx, where(key), path)
+        spec = _attr(kind, key, ctx, where(key), path, form == "json")
         attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), json_path(path, key))
 
     queried = "from_device" in attrs

@@ -108,9 +108,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sel.set_defaults(handler=_logs_select)
     norm = tools.add_parser("normalize", parents=[common, output],
                             help="one spelling per target")
-    norm.add_argument("--to", choices=("text", "json"), default="text",
-                      help="text: TVM 0.21's target string (default); json: its TargetJSON")
+    norm.add_argument("--to", type=_normal_form, default="text", metavar="FORM",
+                      help="text: TVM 0.21's target string (default); json: its TargetJSON; "
+                      "tvm-0.N: the TargetJSON that release accepts (tvm-0.25, tvm-0.27, ...)")
     norm.set_defaults(handler=_logs_normalize)
+
+
+def _normal_form(name: str) -> str:
+    """An argparse type: ``text``, ``json`` or a release dialect (``logs normalize --to``)."""
+    return name if name in ("text", "json") else dialect_name(name)
 
 
 # ---- migrate ------------------------------------------------------------------------------------
