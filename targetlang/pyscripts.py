@@ -267,6 +267,11 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
         if not isinstance(call, ast.Call):
             continue
         name = _qualified(call.func, aliases)
+        if name is not None and name.startswith("tvm.target.") and \
+                name[len("tvm.target."):] in _removed_helpers(target_dialect):
+            _rewrite_helper(call, name[len("tvm.target."):], source, text, target_dialect,
+                            environment, path, result, edits)
+            continue
         if name is None or name not in _POSITIONS:
             continue
         for role, node in _target_arguments(call, name):
@@ -338,6 +343,68 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     result.findings.sort(key=lambda f: (f.line, f.column))
     result.rewrites.sort(key=lambda r: (r.line, r.column))
     return result
+
+
+
+# ---- the target helpers TVM 0.24 removed (tvm.target.cuda(), arm_cpu("rasp3b"), ...) -----------
+
+
+def _removed_helpers(target_dialect: str) -> frozenset[str]:
+    """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
+    from ._schema.facts import data_json
+
+    helpers = data_json("releases/python-helpers.json")
+    exported = helpers["by_release"].get("tvm-0.21", {})
+    return frozenset(name for name in exported
+                     if target_dialect not in helpers["helpers"][name]["releases"])
+
+
+def _rewrite_helper(call: ast.Call, helper: str, source: _Source, text: str,
+                    target_dialect: str, environment: Environment | None, path: str,
+                    result: ScriptResult, edits: list[tuple[int, int, str]]) -> None:
+    """``tvm.target.cuda("v100")`` with literal arguments becomes ``tvm.target.Target({...})``:
+    what the helper returned in TVM 0.21 (``targetlang.presets``), migrated."""
+    from . import presets
+
+    where = (path, call.lineno, call.col_offset)
+    if not isinstance(call.func, ast.Attribute):
+        result.findings.append(Finding(*where, f"tvm.target.{helper} (removed in TVM 0.24) is "
+                                       "called by its bare name; not rewritten"))
+        return
+    try:
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None}
+        if any(k.arg is None for k in call.keywords) or \
+                any(isinstance(a, ast.Starred) for a in call.args):
+            raise ValueError("unpacked arguments")
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        result.findings.append(Finding(*where, f"tvm.target.{helper} (removed in TVM 0.24) has "
+                                       "arguments that are not literals; not rewritten"))
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if helper == "create":
+                built = parse(*args, **kwargs, dialect=LEGACY_DIALECT)
+            else:
+                built = getattr(presets, helper)(*args, **kwargs, dialect=LEGACY_DIALECT)
+            migrated = migrate(built, target_dialect=target_dialect, environment=environment)
+        except (TargetError, TypeError, ValueError, KeyError) as error:
+            why = error.message if isinstance(error, TargetError) else str(error)
+            result.findings.append(Finding(*where, f"tvm.target.{helper}(...): {why}; "
+                                           "not rewritten"))
+            return
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    if lost:
+        result.findings.append(Finding(*where, f"tvm.target.{helper}(...) cannot be migrated "
+                                       f"without loss ({'; '.join(lost)}); not rewritten"))
+        return
+    start, end = source.span(call)
+    func_start, func_end = source.span(call.func)
+    prefix = text[func_start:func_end].rsplit(".", 1)[0]
+    new = f"{prefix}.Target({py_literal(migrated)})"
+    edits.append((start, end, new))
+    result.rewrites.append(Rewrite(call.lineno, call.col_offset, text[start:end], new))
 
 
 def _why(error: BaseException) -> str:
