@@ -237,6 +237,12 @@ def _open_input(name: str, stdin: TextIO | None) -> tuple[IO[bytes], int | None]
     return stream, info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
+def _database_records(args: argparse.Namespace) -> None:
+    """A MetaSchedule database directory stands for its ``database_tuning_record.json``."""
+    if args.file != "-" and os.path.isdir(args.file):
+        args.file = os.path.join(args.file, "database_tuning_record.json")
+
+
 def _check_output(args: argparse.Namespace, io: Io) -> bool:
     if args.output == "-" or args.file == "-":
         return True
@@ -302,6 +308,8 @@ def _run_logs(args: argparse.Namespace, io: Io,
 def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
     from ..logs import normalize  # on first use: kept out of start-up
 
+    _database_records(args)
+
     if not _check_output(args, io):
         return EXIT_USAGE
     environment = io.environment(args)
@@ -311,6 +319,8 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
 
 def _logs_select(args: argparse.Namespace, io: Io) -> int:
     from ..logs import same_target_key, select  # on first use: kept out of start-up
+
+    _database_records(args)
 
     if not _check_output(args, io):
         return EXIT_USAGE
@@ -326,6 +336,8 @@ def _logs_select(args: argparse.Namespace, io: Io) -> int:
 
 def _logs_stats(args: argparse.Namespace, io: Io) -> int:
     from ..logs import stats  # on first use: kept out of start-up
+
+    _database_records(args)
 
     stdout = io.stdout
     environment = io.environment(args)
