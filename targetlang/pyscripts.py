@@ -320,7 +320,10 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
             new = py_literal(migrated)
             edits.append((start, end, new))
             result.rewrites.append(Rewrite(node.lineno, node.col_offset, segment, new))
+    if _lacks_target_getattr(target_dialect):
+        _report_attribute_reads(tree, aliases, target_dialect, path, result)
     if not edits:
+        result.findings.sort(key=lambda f: (f.line, f.column))
         return result
     pieces: list[str] = []
     last = len(text)
@@ -405,6 +408,55 @@ def _rewrite_helper(call: ast.Call, helper: str, source: _Source, text: str,
     new = f"{prefix}.Target({py_literal(migrated)})"
     edits.append((start, end, new))
     result.rewrites.append(Rewrite(call.lineno, call.col_offset, text[start:end], new))
+
+
+# ---- attribute reads TVM 0.24 broke (target.arch; 0.25 restored Target.__getattr__) ---------
+
+
+def _lacks_target_getattr(dialect: str) -> bool:
+    """Whether release ``dialect`` reads JSON only and has no ``Target.__getattr__`` (0.24)."""
+    from ._lower.dialects import DIALECTS
+    from ._schema.facts import data_json
+
+    release = DIALECTS[dialect].release if dialect in DIALECTS else None
+    if release is None:
+        return False
+    try:
+        rules = data_json(f"releases/tvm-{release[0]}.{release[1]}.json")["json"]
+    except (OSError, KeyError):
+        return False
+    return bool(rules) and not rules.get("target_getattr", {}).get("value", False)
+
+
+def _report_attribute_reads(tree: ast.AST, aliases: Mapping[str, str], dialect: str, path: str,
+                            result: ScriptResult) -> None:
+    """``t.arch`` where ``t`` is bound to a target in the file (``Target(...)``, a removed
+    helper, ``Target.current()``) or is such a call: an AttributeError in ``dialect``."""
+    from .target import kinds
+
+    names = {a for kind in kinds("tvm-0.21").values() for a in kind.attrs} - {
+        "kind", "tag", "keys", "host"}
+
+    def makes_target(node: ast.expr) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        name = _qualified(node.func, aliases) or ""
+        return name in ("tvm.target.Target", "tvm.target.Target.current") or (
+            name.startswith("tvm.target.") and name[len("tvm.target."):] in
+            _removed_helpers("tvm-0.24"))
+
+    bound = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+             and makes_target(node.value) for target in node.targets
+             if isinstance(target, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and \
+                node.attr in names and ((isinstance(node.value, ast.Name) and
+                                         node.value.id in bound) or makes_target(node.value)):
+            result.findings.append(Finding(
+                path, node.lineno, node.col_offset,
+                f".{node.attr} of a Target: {dialect} has no Target.__getattr__ (an "
+                f"AttributeError there; TVM 0.25 restored it); read "
+                f"target.attrs[{node.attr!r}]"))
 
 
 def _why(error: BaseException) -> str:

@@ -60,3 +60,14 @@ def test_the_rewritten_rasp3b_is_the_0_21_target() -> None:
     written = ast.literal_eval(result.text.split("Target(", 1)[1].rsplit(")", 1)[0])
     assert written["mtriple"] == "armv7l-linux-gnueabihf" and written["model"] == "bcm2837"
     assert json.loads(json.dumps(written)) == written
+
+
+def test_attribute_reads_are_reported_for_tvm_0_24_only() -> None:
+    script = ('import tvm\nt = tvm.target.Target("cuda -arch=sm_80")\n'
+              'print(t.arch, t.kind, t.libs)\nprint(tvm.target.Target.current().max_num_threads)\n'
+              'u = other()\nprint(u.arch)\n')
+    found = migrate_source(script, target_dialect="tvm-0.24").findings
+    assert [(f.line, f.column) for f in found] == [(3, 6), (3, 22), (4, 6)]
+    assert "target.attrs['arch']" in found[0].message
+    for release in ("tvm-0.25", "tvm-0.27", "tvm-0.21"):
+        assert migrate_source(script, target_dialect=release).findings == []
