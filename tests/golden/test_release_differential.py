@@ -13,7 +13,8 @@ oracles had (no GPU; the system triple of each wheel's LLVM):
   CPU features of ``apple-m1`` differ between LLVM versions), so the export is compared
   without them, and targetlang's own ``features`` are checked by tests/golden/test_features_golden.py.
 
-Every case must agree: a disagreement is listed with its input.
+Every case must agree: a disagreement is listed with its input. The tests marked ``oracle``
+ask the installed releases a sample again (they skip without them).
 """
 
 from __future__ import annotations
@@ -96,3 +97,33 @@ def test_every_dict_case_is_read_as_the_release_read_it(release: str) -> None:
             disagreements.append((case, target.to_json(), answer["export"]))
     assert disagreements == [], f"{len(disagreements)} of {len(cases)} disagree"
     assert sum(a["ok"] for a in golden) > 1000 and sum(not a["ok"] for a in golden) > 1000
+
+
+# ---- live: the oracles answer a sample again ---------------------------------------------------
+
+def _oracle(release: str) -> list[str]:
+    from conftest import ORACLE_DIR, ORACLE_QUERY
+
+    exe = ORACLE_DIR / "bin" / f"tvm0{release.split('.')[1]}-python"
+    if not exe.exists() or not ORACLE_QUERY.is_file():
+        pytest.skip(f"no TVM {release} oracle at {exe} (set TARGETLANG_ORACLE_DIR)")
+    return [str(exe), str(ORACLE_QUERY)]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("release", ["0.19", "0.25", "0.26", "0.27"])
+def test_a_sample_of_dict_cases_agrees_with_the_live_oracle(release: str) -> None:
+    import subprocess
+
+    command = _oracle(release)
+    cases = xz_lines("json-cases.jsonl.xz")[::23]
+    lines = "".join(json.dumps(c["input"]) + "\n" for c in cases)
+    done = subprocess.run([*command, "--mode", "accept"], input=lines, capture_output=True,
+                          text=True, timeout=600, check=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(answers) == len(cases)
+    for case, answer in zip(cases, answers):
+        target = read(case["input"], release)
+        assert (target is not None) == answer["ok"], case
+        if target is not None:
+            assert without_features(target.to_json()) == without_features(answer["export"]), case
