@@ -212,7 +212,7 @@ META_SCHEDULE_NOTE = (
 
 def _release(name: str) -> tuple[int, ...]:
     """The TVM release a normal form writes for (``text`` and ``json``: TVM 0.21)."""
-    from ._lower.dialects import DIALECTS
+    from ._lower.dialects import DIALECTS  # on first use: only MetaSchedule records ask
 
     dialect = DIALECTS.get(name)
     return (dialect.release or (0, 21)) if dialect is not None else (0, 21)

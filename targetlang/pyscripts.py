@@ -354,7 +354,7 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
 
 def _removed_helpers(target_dialect: str) -> frozenset[str]:
     """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
-    from ._schema.facts import data_json
+    from ._schema.facts import data_json  # on first use: only a file calling tvm.target asks
 
     helpers = data_json("releases/python-helpers.json")
     exported = helpers["by_release"].get("tvm-0.21", {})
@@ -367,7 +367,7 @@ def _rewrite_helper(call: ast.Call, helper: str, source: _Source, text: str,
                     result: ScriptResult, edits: list[tuple[int, int, str]]) -> None:
     """``tvm.target.cuda("v100")`` with literal arguments becomes ``tvm.target.Target({...})``:
     what the helper returned in TVM 0.21 (``targetlang.presets``), migrated."""
-    from . import presets
+    from . import presets  # on first use: only a helper call needs what it returned
 
     where = (path, call.lineno, call.col_offset)
     if not isinstance(call.func, ast.Attribute):
@@ -415,7 +415,7 @@ def _rewrite_helper(call: ast.Call, helper: str, source: _Source, text: str,
 
 def _lacks_target_getattr(dialect: str) -> bool:
     """Whether release ``dialect`` reads JSON only and has no ``Target.__getattr__`` (0.24)."""
-    from ._lower.dialects import DIALECTS
+    from ._lower.dialects import DIALECTS  # on first use, as the helpers' facts
     from ._schema.facts import data_json
 
     release = DIALECTS[dialect].release if dialect in DIALECTS else None
@@ -432,7 +432,7 @@ def _report_attribute_reads(tree: ast.AST, aliases: Mapping[str, str], dialect: 
                             result: ScriptResult) -> None:
     """``t.arch`` where ``t`` is bound to a target in the file (``Target(...)``, a removed
     helper, ``Target.current()``) or is such a call: an AttributeError in ``dialect``."""
-    from .target import kinds
+    from .target import kinds  # on first use: only a --to tvm-0.24 migration asks
 
     names = {a for kind in kinds("tvm-0.21").values() for a in kind.attrs} - {
         "kind", "tag", "keys", "host"}
