@@ -80,7 +80,7 @@ LEGACY_DIALECT = "tvm-0.21"
 @with_stack_room
 def detect_dialect(text: str) -> str:
     """The newest TVM release family that accepts ``text`` (``tvm-0.27``, ``tvm-0.21``, ...),
-    named as :func:`targetlang.release_families` names it (by its oldest release).
+    named as :func:`targetlang.release_families` names it (by its newest release).
 
     Extensions such as ``collage`` are not releases and are never answered. Raises the
     ``tvm-0.21`` reading's :class:`TargetError` when no release accepts the text.

@@ -390,7 +390,7 @@ def release_families() -> Mapping[str, tuple[str, ...]]:
 
     A family is a run of consecutive releases that read targets alike (kinds, attributes,
     types, defaults, keys, hooks, text and JSON rules); its releases may register different
-    tags. It is named by its oldest release: ``{"tvm-0.25": ("tvm-0.25", "tvm-0.26"), ...}``.
+    tags. It is named by its newest release: ``{"tvm-0.25": ("tvm-0.25", "tvm-0.26"), ...}``.
     """
     return MappingProxyType(families())
 

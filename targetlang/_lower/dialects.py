@@ -41,8 +41,9 @@ class Dialect:
     ``base`` dialect and ``extra_attrs`` for every kind instead (the Collage proposal's
     ``compiler``). ``release`` is the TVM version a release dialect stands for (None for
     an extension): ``detect_dialect`` tries releases newest first. ``hooks`` are the kinds'
-    target-parser hooks the release ran (default: TVM 0.21's). ``family`` names the oldest
-    release of the consecutive releases that read targets alike (they may differ in tags).
+    target-parser hooks the release ran (default: TVM 0.21's). ``family`` names the newest
+    release of the consecutive releases that read targets alike (they may differ in tags;
+    ``releases/families.json``).
 
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
@@ -110,7 +111,7 @@ def releases() -> list[str]:
 
 
 def families() -> dict[str, tuple[str, ...]]:
-    """Each release family (named by its oldest release), newest first, with its releases."""
+    """Each release family (named by its newest release), newest first, with its releases."""
     found: dict[str, list[str]] = {}
     for name in releases():
         found.setdefault(_REGISTRY[name].family, []).append(name)
@@ -163,7 +164,7 @@ register(Dialect(
     reader=_release_reader("read_027"), hooks=_HOOKS_JSON))
 for _n in (26, 25):
     _release(_n, f"TVM 0.{_n}: TargetJSON only, the kinds and tags of 0.{_n} (from its oracle)",
-             25, rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
+             26, rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
 _release(24, "TVM 0.24, the first JSON-only release (transcribed from git; not on PyPI)", 24,
          rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
 register(Dialect(
@@ -177,8 +178,8 @@ register(Dialect(
     "tvm-0.21", "TVM 0.21, the newest legacy-string release on PyPI (0.22 and 0.23 differ only "
     "as tvm-0.22/tvm-0.23 say); the default", data_file="tvm-0.21.json", release=(0, 21)))
 _INT32 = DialectRules(int_bits=32, device_query_nulls=False, old_ffi=True)  # before 0.21
-for _n, _family in ((20, 20), (19, 18), (18, 18), (17, 16), (16, 16), (15, 15), (14, 14),
-                    (13, 13), (12, 11), (11, 11), (10, 10)):
+for _n, _family in ((20, 20), (19, 19), (18, 19), (17, 17), (16, 17), (15, 15), (14, 14),
+                    (13, 13), (12, 12), (11, 12), (10, 10)):
     _release(_n, f"TVM 0.{_n}: legacy strings with 32-bit integers, the kinds and tags of "
              f"0.{_n}" + (" (checked against its oracle)" if _n == 19 else " (from git)"),
              _family, rules=_INT32)
