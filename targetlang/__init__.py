@@ -24,7 +24,16 @@ from .errors import (
     UnknownAttributeError,
     UnknownKindError,
 )
-from .target import Target, TargetFeatures, dialects, from_json, kinds, parse, tags
+from .target import (
+    Target,
+    TargetFeatures,
+    dialects,
+    from_json,
+    kinds,
+    parse,
+    release_families,
+    tags,
+)
 
 if TYPE_CHECKING:
     from . import presets, tvmc
@@ -95,6 +104,7 @@ __all__ = [
     "parse",
     "parse_tvmc",
     "presets",
+    "release_families",
     "tags",
     "tvmc",
 ]

@@ -14,6 +14,10 @@ otherwise the line is parsed as JSON), and each distinct spelling is read only o
 is *readable* when its target is found that way and the line ends with ``}``; the rest of
 the record is not parsed (``check_json=True`` parses every record in full, slower).
 
+MetaSchedule databases (``JSONDatabase``'s ``database_tuning_record.json``: one
+``[workload, [trace, run_secs, target, args_info]]`` array a line, the target a TargetJSON
+dict) are read by the same tools; their targets can be normalized to JSON only.
+
 Two targets are *the same target* when their ``migrate(..., target_dialect="tvm-0.21")``
 JSON is equal: however each was written (``-target=`` or ``-mtriple=``, option order,
 quoting, a tag or its expansion).
@@ -114,6 +118,8 @@ def _value_end(line: bytes, start: int) -> int:
 
 def locate(line: bytes, *, check_json: bool = False) -> Located | None:
     """The target of a record line, or None when the line is not a readable record."""
+    if line[:1] == b"[":
+        return _locate_meta_schedule(line)
     span = _fast_span(line)
     if span is not None:
         if not check_json or _is_record(line):
@@ -153,6 +159,63 @@ def _fast_span(line: bytes) -> tuple[int, int] | None:
     if not (line.endswith(b"}\n") or line.endswith(b"}") or line.rstrip(_WS).endswith(b"}")):
         return None
     return start, end
+
+
+def _locate_meta_schedule(line: bytes) -> Located | None:
+    """The target of a MetaSchedule tuning record (``JSONDatabase``'s
+    ``database_tuning_record.json``): ``[workload, [trace, run_secs, target, args_info]]``,
+    the target an exported TargetJSON dict."""
+    try:
+        text = line.decode("utf-8")
+        record = _loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not (isinstance(record, list) and len(record) == 2 and isinstance(record[0], int)
+            and isinstance(record[1], list) and len(record[1]) == 4
+            and isinstance(record[1][2], dict)):
+        return None
+    decoder = json.JSONDecoder()
+    try:  # walk to the third member of the inner array, keeping character offsets
+        at = text.index("[", text.index("[") + 1) + 1
+        for _ in range(2):
+            _, at = decoder.raw_decode(text, _skip_spaces(text, at))
+            at = _skip_spaces(text, at)
+            if text[at] != ",":
+                return None
+            at += 1
+        start = _skip_spaces(text, at)
+        _, end = decoder.raw_decode(text, start)
+    except (ValueError, IndexError, RecursionError):
+        return None
+    byte_start = len(text[:start].encode("utf-8"))
+    byte_end = byte_start + len(text[start:end].encode("utf-8"))
+    return Located(byte_start, byte_end, line[byte_start:byte_end])
+
+
+def _skip_spaces(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def is_meta_schedule_record(line: bytes) -> bool:
+    """Whether a line is a MetaSchedule tuning record (not an AutoTVM one)."""
+    return line[:1] == b"["
+
+
+#: What normalize says when it writes a MetaSchedule database for TVM 0.25 or later.
+META_SCHEDULE_NOTE = (
+    "note: TVM 0.25 and later cannot load a database TVM 0.21 wrote, whatever its targets say: "
+    "0.25 changed the workload file's JSON format (root_index) and renamed the trace "
+    "instruction GetBlock to GetSBlock; only the targets were rewritten")
+
+
+def _release(name: str) -> tuple[int, ...]:
+    """The TVM release a normal form writes for (``text`` and ``json``: TVM 0.21)."""
+    from ._lower.dialects import DIALECTS  # on first use: only MetaSchedule records ask
+
+    dialect = DIALECTS.get(name)
+    return (dialect.release or (0, 21)) if dialect is not None else (0, 21)
 
 
 def _is_record(line: bytes) -> bool:
@@ -233,6 +296,20 @@ def _as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
     return out
 
 
+def as_release(config: dict[str, Any], dialect: str,
+               environment: Environment | None = None) -> dict[str, Any]:
+    """A ``tvm-0.21`` TargetJSON as the TargetJSON release ``dialect`` accepts (``migrate``);
+    what it cannot write without loss is an error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MigrationWarning)
+        out = migrate(config, source_dialect=LEGACY_DIALECT, target_dialect=dialect,
+                      environment=environment)
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    if lost:
+        raise TargetError(f"cannot be written in {dialect} without loss: {'; '.join(lost)}")
+    return out
+
+
 def same_target_key(target: str | dict[str, Any], environment: Environment | None = None) -> str:
     """The identity of a target in a log: equal exactly for the same target."""
     return json.dumps(_as_021(json.dumps(target).encode(), environment), sort_keys=True)
@@ -301,6 +378,8 @@ class LogSummary:
     selected: int = 0
     selecting: bool = False
     failures: list[tuple[int, str]] = field(default_factory=list)
+    #: what the reader should know about the output (printed after the counts)
+    notes: list[str] = field(default_factory=list)
     #: failures beyond this many are counted, not kept
     max_failures: int = 1000
 
@@ -321,25 +400,29 @@ class LogSummary:
         out += [f"line {n}: {why}" if n else why for n, why in self.failures[:20]]
         if self.failed > 20:
             out.append(f"... and {self.failed - 20} more failed records")
-        return out
+        return out + self.notes
 
 
 def _numbered(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
     return enumerate(lines, 1)
 
 
-def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: Literal["text", "json"] = "text",
+def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: str = "text",
               environment: Environment | None = None, check_json: bool = False) -> Iterator[bytes]:
     """Every record's target rewritten to one spelling per target; every other byte kept.
 
     ``to="text"``: the ``tvm-0.21`` TVM-style string; ``"json"``: the ``tvm-0.21``
-    TargetJSON object. A record whose target cannot be read (or not written without loss)
-    is kept verbatim and counted as failed, as is an unreadable line.
+    TargetJSON object; a release dialect (``"tvm-0.25"``): the TargetJSON that release
+    accepts and reads as TVM 0.21 read the record's target. A record whose target cannot be
+    read (or not written without loss) is kept verbatim and counted as failed, as is an
+    unreadable line.
     """
     def compute(literal: bytes) -> bytes:
         config = _as_021(literal, environment)
         if to == "json":
             return json.dumps(config).encode("utf-8")
+        if to != "text":
+            return json.dumps(as_release(config, to, environment)).encode("utf-8")
         return json.dumps(normalized_text(config)).encode("utf-8")
 
     memo = _Memo(compute)
@@ -362,6 +445,14 @@ def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: Literal["text"
                 start, end = span
             records += 1
             literal = line[start:end]
+            if span is None and is_meta_schedule_record(line):
+                if to == "text":
+                    summary.fail(number, "a MetaSchedule record's target is a TargetJSON dict: "
+                                 "use --to json or --to tvm-0.N")
+                    yield line
+                    continue
+                if _release(to) >= (0, 25) and META_SCHEDULE_NOTE not in summary.notes:
+                    summary.notes.append(META_SCHEDULE_NOTE)
             hit = cache.get(literal) or memo(literal)
             if not hit[0]:
                 summary.fail(number, f"target {literal.decode('utf-8', 'replace')}: {hit[1]}")

@@ -79,12 +79,16 @@ LEGACY_DIALECT = "tvm-0.21"
 
 @with_stack_room
 def detect_dialect(text: str) -> str:
-    """The newest TVM release dialect that accepts ``text`` (``tvm-0.27``, ``tvm-0.21``, ...).
+    """The newest TVM release family that accepts ``text`` (``tvm-0.27``, ``tvm-0.21``, ...),
+    named as :func:`targetlang.release_families` names it (by its newest release), or the
+    older member of that family that reads it where the newest does not.
 
     Extensions such as ``collage`` are not releases and are never answered. Raises the
     ``tvm-0.21`` reading's :class:`TargetError` when no release accepts the text.
     """
     dialect, _ = _detect(text, None)
+    # Releases are tried newest first, so this is the family's name (its newest release)
+    # unless that release refuses the text (a tag only an older member registers).
     return dialect
 
 

@@ -234,6 +234,15 @@ def _source_dialect(value: str) -> str:
     return LEGACY_DIALECT
 
 
+def _reads(value: str, dialect: str) -> bool:
+    """Whether release ``dialect`` reads the text ``value`` as it is (a tag, a kind name)."""
+    try:
+        parse(value, dialect=dialect)
+    except TargetError:
+        return False
+    return True
+
+
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
                    environment: Environment | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text."""
@@ -261,6 +270,11 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
         if not isinstance(call, ast.Call):
             continue
         name = _qualified(call.func, aliases)
+        if name is not None and name.startswith("tvm.target.") and \
+                name[len("tvm.target."):] in _removed_helpers(target_dialect):
+            _rewrite_helper(call, name[len("tvm.target."):], source, text, target_dialect,
+                            environment, path, result, edits)
+            continue
         if name is None or name not in _POSITIONS:
             continue
         for role, node in _target_arguments(call, name):
@@ -283,14 +297,14 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
                 continue
             value = node.value
             try:
-                dialect = detect_dialect(value)
+                detect_dialect(value)
             except TargetError as error:
                 result.findings.append(Finding(*where, f"{role} of {name} {value!r} is not a "
                                                f"target in any release: {error.message}"))
                 continue
-            if dialect == target_dialect and not meaning_changes(value, target_dialect,
-                                                                 environment):
-                continue  # the target release reads it as it is, with the same meaning
+            if _reads(value, target_dialect) and not meaning_changes(value, target_dialect,
+                                                                     environment):
+                continue  # the target release reads it as it is (a tag), with the same meaning
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", MigrationWarning)
                 try:  # a script's literal means what the legacy release read
@@ -309,7 +323,10 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
             new = py_literal(migrated)
             edits.append((start, end, new))
             result.rewrites.append(Rewrite(node.lineno, node.col_offset, segment, new))
+    if _lacks_target_getattr(target_dialect):
+        _report_attribute_reads(tree, aliases, target_dialect, path, result)
     if not edits:
+        result.findings.sort(key=lambda f: (f.line, f.column))
         return result
     pieces: list[str] = []
     last = len(text)
@@ -335,6 +352,117 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     result.findings.sort(key=lambda f: (f.line, f.column))
     result.rewrites.sort(key=lambda r: (r.line, r.column))
     return result
+
+
+
+# ---- the target helpers TVM 0.24 removed (tvm.target.cuda(), arm_cpu("rasp3b"), ...) -----------
+
+
+def _removed_helpers(target_dialect: str) -> frozenset[str]:
+    """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
+    from ._schema.facts import data_json  # on first use: only a file calling tvm.target asks
+
+    helpers = data_json("releases/python-helpers.json")
+    exported = helpers["by_release"].get("tvm-0.21", {})
+    return frozenset(name for name in exported
+                     if target_dialect not in helpers["helpers"][name]["releases"])
+
+
+def _rewrite_helper(call: ast.Call, helper: str, source: _Source, text: str,
+                    target_dialect: str, environment: Environment | None, path: str,
+                    result: ScriptResult, edits: list[tuple[int, int, str]]) -> None:
+    """``tvm.target.cuda("v100")`` with literal arguments becomes ``tvm.target.Target({...})``:
+    what the helper returned in TVM 0.21 (``targetlang.presets``), migrated."""
+    from . import presets  # on first use: only a helper call needs what it returned
+
+    where = (path, call.lineno, call.col_offset)
+    if not isinstance(call.func, ast.Attribute):
+        result.findings.append(Finding(*where, f"tvm.target.{helper} (removed in TVM 0.24) is "
+                                       "called by its bare name; not rewritten"))
+        return
+    try:
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None}
+        if any(k.arg is None for k in call.keywords) or \
+                any(isinstance(a, ast.Starred) for a in call.args):
+            raise ValueError("unpacked arguments")
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        result.findings.append(Finding(*where, f"tvm.target.{helper} (removed in TVM 0.24) has "
+                                       "arguments that are not literals; not rewritten"))
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if helper == "create":
+                built = parse(*args, **kwargs, dialect=LEGACY_DIALECT)
+            else:
+                built = getattr(presets, helper)(*args, **kwargs, dialect=LEGACY_DIALECT)
+            migrated = migrate(built, target_dialect=target_dialect, environment=environment)
+        except (TargetError, TypeError, ValueError, KeyError) as error:
+            why = error.message if isinstance(error, TargetError) else str(error)
+            result.findings.append(Finding(*where, f"tvm.target.{helper}(...): {why}; "
+                                           "not rewritten"))
+            return
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    if lost:
+        result.findings.append(Finding(*where, f"tvm.target.{helper}(...) cannot be migrated "
+                                       f"without loss ({'; '.join(lost)}); not rewritten"))
+        return
+    start, end = source.span(call)
+    func_start, func_end = source.span(call.func)
+    prefix = text[func_start:func_end].rsplit(".", 1)[0]
+    new = f"{prefix}.Target({py_literal(migrated)})"
+    edits.append((start, end, new))
+    result.rewrites.append(Rewrite(call.lineno, call.col_offset, text[start:end], new))
+
+
+# ---- attribute reads TVM 0.24 broke (target.arch; 0.25 restored Target.__getattr__) ---------
+
+
+def _lacks_target_getattr(dialect: str) -> bool:
+    """Whether release ``dialect`` reads JSON only and has no ``Target.__getattr__`` (0.24)."""
+    from ._lower.dialects import DIALECTS  # on first use, as the helpers' facts
+    from ._schema.facts import data_json
+
+    release = DIALECTS[dialect].release if dialect in DIALECTS else None
+    if release is None:
+        return False
+    try:
+        rules = data_json(f"releases/tvm-{release[0]}.{release[1]}.json")["json"]
+    except (OSError, KeyError):
+        return False
+    return bool(rules) and not rules.get("target_getattr", {}).get("value", False)
+
+
+def _report_attribute_reads(tree: ast.AST, aliases: Mapping[str, str], dialect: str, path: str,
+                            result: ScriptResult) -> None:
+    """``t.arch`` where ``t`` is bound to a target in the file (``Target(...)``, a removed
+    helper, ``Target.current()``) or is such a call: an AttributeError in ``dialect``."""
+    from .target import kinds  # on first use: only a --to tvm-0.24 migration asks
+
+    names = {a for kind in kinds("tvm-0.21").values() for a in kind.attrs} - {
+        "kind", "tag", "keys", "host"}
+
+    def makes_target(node: ast.expr) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        name = _qualified(node.func, aliases) or ""
+        return name in ("tvm.target.Target", "tvm.target.Target.current") or (
+            name.startswith("tvm.target.") and name[len("tvm.target."):] in
+            _removed_helpers("tvm-0.24"))
+
+    bound = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+             and makes_target(node.value) for target in node.targets
+             if isinstance(target, ast.Name)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and \
+                node.attr in names and ((isinstance(node.value, ast.Name) and
+                                         node.value.id in bound) or makes_target(node.value)):
+            result.findings.append(Finding(
+                path, node.lineno, node.col_offset,
+                f".{node.attr} of a Target: {dialect} has no Target.__getattr__ (an "
+                f"AttributeError there; TVM 0.25 restored it); read "
+                f"target.attrs[{node.attr!r}]"))
 
 
 def _why(error: BaseException) -> str:

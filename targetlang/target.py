@@ -20,7 +20,7 @@ from ._lower.core import (
     target_depth,
     truncate_strings,
 )
-from ._lower.dialects import DIALECTS, load
+from ._lower.dialects import DIALECTS, families, load
 from ._memo import ORDINARY_CHARS
 from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
@@ -31,7 +31,7 @@ from .environment import Environment
 from .errors import TargetError, TargetSyntaxError, type_name
 
 __all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "dialects",
-           "DEFAULT_DIALECT"]
+           "release_families", "DEFAULT_DIALECT"]
 
 DEFAULT_DIALECT = "tvm-0.21"
 
@@ -384,6 +384,16 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
 def dialects() -> Mapping[str, str]:
     """Every dialect targetlang knows, each with a one-line description."""
     return MappingProxyType({name: d.description for name, d in DIALECTS.items()})
+
+
+def release_families() -> Mapping[str, tuple[str, ...]]:
+    """Each TVM release family, newest first, with the releases it covers (oldest first).
+
+    A family is a run of consecutive releases that read targets alike (kinds, attributes,
+    types, defaults, keys, hooks, text and JSON rules); its releases may register different
+    tags. It is named by its newest release: ``{"tvm-0.25": ("tvm-0.25", "tvm-0.26"), ...}``.
+    """
+    return MappingProxyType(families())
 
 
 def kinds(dialect: str = DEFAULT_DIALECT) -> Mapping[str, KindSpec]:

@@ -265,6 +265,7 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     config: dict[str, Any] = {"kind": kind.name}
     offsets: dict[str, int] = {}
     plain_place = place.positions is None
+    narrow_ints = ctx.schema.rules.int_bits != 64  # releases before 0.21: no int64 fast path
     specs = kind.attrs
     for key, key_offset, value, _form, option_offset, _length in syntax.options:
         if key in config:
@@ -276,7 +277,8 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
         else:
             raw, raw_offset = value
         offsets[key] = raw_offset if plain_place else place.at(raw_offset)
-        typed = plain_value(raw, spec.type)
+        typed = (_NOT_PLAIN if narrow_ints and spec.type.is_integer
+                 else plain_value(raw, spec.type))
         if typed is _NOT_PLAIN:
             typed = value_from_text(raw, spec.type, ctx, place, raw_offset, key,
                                     flag=value is None)
@@ -321,7 +323,8 @@ def value_from_text(raw: str, type_: AttrType, ctx: Context, place: Place, offse
         return rules.trim_spaces(text)[0]
     if type_.is_integer:
         try:
-            number = rules.parse_int(text)
+            number = rules.parse_int(text, ctx.schema.rules.int_bits,
+                                     ctx.schema.rules.true_false_words)
         except rules.RuleError as e:
             _fail(AttributeTypeError, f"{e.message} for {type_} attribute {name!r}", ctx,
                   place.at(offset))
@@ -354,12 +357,13 @@ def _kind(name: str, ctx: Context, offset: int | None, path: str) -> KindSpec:
     return kind
 
 
-def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str) -> AttrSpec:
+def _attr(kind: KindSpec, key: str, ctx: Context, offset: int | None, path: str,
+          json: bool = False) -> AttrSpec:
     spec = kind.attrs.get(key)
-    if spec is None:
+    if spec is None:  # a JSON config's own key has a path even at the top (text has none)
         error = UnknownAttributeError(f"unknown attribute {key!r} for target kind {kind.name!r}",
                                       source=ctx.source, offset=offset,
-                                      path=json_path(path, key) if path else None)
+                                      path=json_path(path, key) if path or json else None)
         raise error._with_suggestion(key, tuple(kind.attrs))
     return spec
 
@@ -409,7 +413,8 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         return text_offset if text_offset is not None else (offsets.get("kind") if offsets else None)
 
     # A typed config was built by from_raw_string for this call; any other is the caller's.
-    config = _reimport_queried(config if typed else dict(config))  # type: ignore[arg-type]
+    config = _reimport_queried(config if typed else dict(config),  # type: ignore[arg-type]
+                               ctx.schema.rules.device_query_nulls)
     if ctx.schema.rules.feature_keys:
         # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
         config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
@@ -469,6 +474,9 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     host = None
     if "host" in config:
         given_host = config.pop("host")
+        if given_host is None and ctx.schema.rules.old_ffi:
+            _fail(AttributeTypeError, "a null host: releases before 0.21 refused it", ctx,
+                  where("host"), json_path(path, "host"))
         if given_host is not None:  # a null host is no host
             # A host that overrides a tag's is the user's, not the tag's.
             host_ctx = ctx._replace(tag=None) if "host" in overrides else ctx
@@ -484,7 +492,7 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
             continue
         if not isinstance(key, str):
             _fail(AttributeTypeError, "config keys must be strings", ctx, where(), path)
-        spec = _attr(kind, key, ctx, where(key), path)
+        spec = _attr(kind, key, ctx, where(key), path, form == "json")
         attrs[key] = value_from_json(value, spec.type, ctx, place, where(key), json_path(path, key))
 
     queried = "from_device" in attrs
@@ -492,7 +500,7 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         # QueryDevice: only the CPU device API is always there (and its device always exists);
         # it answers every option with nothing, so each unset attribute becomes null.
         del attrs["from_device"]
-        if kind.device_type == 1 and ctx.schema.rules.queried_nulls:
+        if kind.device_type == 1 and ctx.schema.rules.device_query_nulls:
             for key in kind.attrs:
                 attrs.setdefault(key, None)
 
@@ -533,14 +541,15 @@ def _from_tag_overrides(config: Mapping[str, Any], ctx: Context, place: Place,
                         overrides=frozenset(overrides))
 
 
-def _reimport_queried(config: dict[str, Any]) -> dict[str, Any]:
+def _reimport_queried(config: dict[str, Any], queried_nulls: bool) -> dict[str, Any]:
     """Read back the export of a ``-from_device`` target: its nulls are not given values.
 
     TVM's export of such a target has every unset option as null, ``from_device`` included
     (and TVM cannot read it back). A null ``from_device`` marks it; asking the CPU again
     gives the same nulls. This is targetlang's extension: TVM refuses null option values.
+    (Only where the release's query wrote nulls: ``DialectRules.device_query_nulls``.)
     """
-    if "from_device" in config and config["from_device"] is None:
+    if "from_device" in config and config["from_device"] is None and queried_nulls:
         config = {k: v for k, v in config.items() if v is not None}
         config["from_device"] = 0
     return config
@@ -577,12 +586,16 @@ def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, off
     """``ParseType(const Any&, info)``: check (and for int/bool, convert) a config value."""
     if type_.is_integer:
         if isinstance(value, int) and _INT64[0] <= value <= _INT64[1]:
-            return bool(value) if type_ is BOOL else int(value)
+            if (type(value) is bool) == (type_ is BOOL) or not ctx.schema.rules.old_ffi:
+                return bool(value) if type_ is BOOL else int(value)
+        elif (type(value) is int and type_ is INT and _INT64[1] < value < 1 << 64
+              and ctx.schema.rules.old_ffi):
+            return value - (1 << 64)  # the old FFI passed it as a uint64, read as int64
     elif type_ is STR:
         if isinstance(value, str):
             return value
     elif type_ is TARGET:
-        if value is None:
+        if value is None and not ctx.schema.rules.old_ffi:
             return None  # TVM keeps a null target (as an item of composite -devices, say)
         if isinstance(value, (str, Mapping)) or (ctx.make is not None
                                                  and isinstance(value, ctx.make)):

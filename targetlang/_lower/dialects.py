@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from ..target import Target
     from .core import Context, Place
 
-__all__ = ["DIALECTS", "Dialect", "dialect_extends", "load", "register", "releases",
-           "unregister"]
+__all__ = ["DIALECTS", "Dialect", "dialect_extends", "families", "load", "register",
+           "releases", "unregister"]
 
 if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
     #: A release's text reader: the text, the read's context and where the text sits.
@@ -41,19 +41,21 @@ class Dialect:
     ``base`` dialect and ``extra_attrs`` for every kind instead (the Collage proposal's
     ``compiler``). ``release`` is the TVM version a release dialect stands for (None for
     an extension): ``detect_dialect`` tries releases newest first. ``hooks`` are the kinds'
-    target-parser hooks the release ran (default: TVM 0.21's).
+    target-parser hooks the release ran (default: TVM 0.21's). ``family`` names the newest
+    release of the consecutive releases that read targets alike (they may differ in tags;
+    ``releases/families.json``).
 
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
 
     __slots__ = ("name", "description", "data_file", "base", "extra_attrs", "release", "rules",
-                 "reader", "hooks")
+                 "reader", "hooks", "family")
 
     def __init__(self, name: str, description: str, *, data_file: str | None = None,
                  base: str | None = None, extra_attrs: tuple[AttrSpec, ...] = (),
                  release: tuple[int, ...] | None = None, rules: DialectRules = _SAME_AS_0_21,
-                 reader: Reader | None = None, hooks: Mapping[str, Hook] = TARGET_PARSERS
-                 ) -> None:
+                 reader: Reader | None = None, hooks: Mapping[str, Hook] = TARGET_PARSERS,
+                 family: str | None = None) -> None:
         self.name = name
         self.description = description
         self.data_file = data_file
@@ -63,6 +65,7 @@ class Dialect:
         self.rules = rules
         self.reader = reader
         self.hooks = hooks
+        self.family = family or name
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"
@@ -107,6 +110,14 @@ def releases() -> list[str]:
     return [d.name for d in sorted(found, key=lambda d: d.release or (), reverse=True)]
 
 
+def families() -> dict[str, tuple[str, ...]]:
+    """Each release family (named by its newest release), newest first, with its releases."""
+    found: dict[str, list[str]] = {}
+    for name in releases():
+        found.setdefault(_REGISTRY[name].family, []).append(name)
+    return {family: tuple(reversed(names)) for family, names in found.items()}
+
+
 def dialect_extends(dialect: str, base: str) -> bool:
     """Whether ``dialect`` is ``base`` or is built on it (through ``Dialect.base``)."""
     current: str | None = dialect
@@ -136,14 +147,28 @@ def _only(*kinds: str) -> Mapping[str, Hook]:
 
 # ---- the registered dialects, newest TVM release family first within each group ----------
 
+# TVM 0.24+ hand strings to C++ with their length: a NUL no longer ends one.
+_JSON_ONLY = DialectRules(feature_keys=True, tag_overrides=True, device_query_nulls=False,
+                          nul_ends="never")
+_HOOKS_JSON = MappingProxyType({**TARGET_PARSERS, **HOOKS_027})  # 0.24 added webgpu's
+
+
+def _release(n: int, description: str, family: int, **how: object) -> None:
+    """Register ``tvm-0.<n>`` with its facts in ``releases/tvm-0.<n>.json``."""
+    register(Dialect(f"tvm-0.{n}", description, data_file=f"releases/tvm-0.{n}.json",
+                     release=(0, n), family=f"tvm-0.{family}", **how))  # type: ignore[arg-type]
+
+
 register(Dialect(
-    "tvm-0.27", "TVM 0.24 to 0.27: TargetJSON only (also a bare kind name or a tag), feature.* "
-    "keys, kinds cuda_host and trn; what migrate() writes",
-    data_file="tvm-0.27.json", release=(0, 27),
-    rules=DialectRules(feature_keys=True, tag_overrides=True, queried_nulls=False,
-                       nul_ends="never"),
-    reader=_release_reader("read_027"),
-    hooks=MappingProxyType({**TARGET_PARSERS, **HOOKS_027})))
+    "tvm-0.27", "TVM 0.27: TargetJSON only (also a bare kind name, a tag or {\"tag\": ..., "
+    "<overrides>}), feature.* keys; what migrate() writes",
+    data_file="tvm-0.27.json", release=(0, 27), rules=_JSON_ONLY,
+    reader=_release_reader("read_027"), hooks=_HOOKS_JSON))
+for _n in (26, 25):
+    _release(_n, f"TVM 0.{_n}: TargetJSON only, the kinds and tags of 0.{_n} (from its oracle)",
+             26, rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
+_release(24, "TVM 0.24, the first JSON-only release (transcribed from git; not on PyPI)", 24,
+         rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
 register(Dialect(
     "tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: tvm-0.22 plus "
     "opencl texture_depth_limit (transcribed from git)",
@@ -154,16 +179,33 @@ register(Dialect(
 register(Dialect(
     "tvm-0.21", "TVM 0.21, the newest legacy-string release on PyPI (0.22 and 0.23 differ only "
     "as tvm-0.22/tvm-0.23 say); the default", data_file="tvm-0.21.json", release=(0, 21)))
+_INT32 = DialectRules(int_bits=32, device_query_nulls=False, old_ffi=True)  # before 0.21
+for _n, _family in ((20, 20), (19, 19), (18, 19), (17, 17), (16, 17), (15, 15), (14, 14),
+                    (13, 13), (12, 12), (11, 12), (10, 10)):
+    _release(_n, f"TVM 0.{_n}: legacy strings with 32-bit integers, the kinds and tags of "
+             f"0.{_n}" + (" (checked against its oracle)" if _n == 19 else " (from git)"),
+             _family, rules=_INT32)
+_release(9, "TVM 0.9 (from git): tvm-0.8's reading plus -libs=mkldnn, the cuda preprocessor, "
+         "kinds of 0.9", 9, rules=DialectRules(default_keys_always=True, int_bits=32,
+                                                        device_query_nulls=False, old_ffi=True),
+         reader=_release_reader("read_08"), hooks=_only("cuda", "nvptx", "rocm"))
 register(Dialect(
     "tvm-0.8", "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry -executor, -runtime, "
     "-link-params, -system-lib, -interface-api, -unpacked-api; default keys follow -keys",
-    data_file="tvm-0.8.json", release=(0, 8), rules=DialectRules(default_keys_always=True),
+    data_file="tvm-0.8.json", release=(0, 8),
+    rules=DialectRules(default_keys_always=True, int_bits=32, mkldnn_to_dnnl=False,
+                       device_query_nulls=False, old_ffi=True),
     reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm")))
+_release(7, "TVM 0.7 (from git): the first Target registry; no true/false for integers", 7,
+         rules=DialectRules(default_keys_always=True, int_bits=32, true_false_words=False,
+                            mkldnn_to_dnnl=False, device_query_nulls=False, old_ffi=True),
+         reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm"))
 register(Dialect(
     "tvm-0.6", "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, -target= is "
     "LLVM's -mtriple=, no tags, hosts or quoting",
     data_file="tvm-0.6.json", release=(0, 6),
-    rules=DialectRules(default_keys_always=True, quoting=False, nul_ends="word"),
+    rules=DialectRules(default_keys_always=True, quoting=False, mkldnn_to_dnnl=False,
+                       device_query_nulls=False, old_ffi=True, nul_ends="word"),
     reader=_release_reader("read_06"), hooks=_only()))
 register(Dialect(
     "collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' string "

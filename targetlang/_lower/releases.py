@@ -37,6 +37,7 @@ from .core import (
     Context,
     Place,
     _fail,
+    _replace_with_positions,
     from_config,
     from_config_string,
     from_raw_string,
@@ -72,10 +73,14 @@ def read_027(text: str, ctx: Context, place: Place) -> Target:
 # ---- TVM 0.8 -------------------------------------------------------------------------------------
 
 def read_08(text: str, ctx: Context, place: Place) -> Target:
+    """TVM 0.7 to 0.9 (0.9's Python wrapper added the ``-libs=mkldnn`` rewrite)."""
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
     if text[:1] == "{":
         return from_config_string(text, ctx, place)
+    if ctx.schema.rules.mkldnn_to_dnnl and "-libs=mkldnn" in text:
+        text, positions = _replace_with_positions(text, "mkldnn", "dnnl", [])
+        place = Place(positions)
     for index, char in enumerate(text):
         if char == "\\" and text[index + 1:index + 2] != "'":
             _fail(TargetSyntaxError, "a backslash before anything but a quote: TVM 0.8 kept it "

@@ -66,20 +66,29 @@ class DialectRules(NamedTuple):
     TVM 0.27's ``export()`` writes (they are read and ignored); ``quoting``: legacy text has
     quotes and escapes (TVM 0.6's words are taken literally); ``tag_overrides``: a config
     without ``kind`` may name a tag and override its members (``{"tag":
-    "nvidia/jetson-orin-nano", "max_num_threads": 512}``, TVM 0.24 and later);
-    ``queried_nulls``: ``from_device`` on a CPU kind sets every attribute not given to null
-    (TVM 0.21's QueryDevice; from TVM 0.24 on they simply stay unset); ``nul_ends``: where a
-    NUL character cuts a string on its way into C++: ``"text"`` (the whole text, and every
-    string of a config: ``std::string(char*)``), ``"word"`` (TVM 0.6's Python wrapper split
-    the text into words and handed over each one), ``"never"`` (TVM 0.24+: strings keep
-    their length).
+    "nvidia/jetson-orin-nano", "max_num_threads": 512}``, TVM 0.24 and later); ``int_bits``:
+    integers in text are C++ ``int`` (32) before 0.21; ``true_false_words``: an integer
+    attribute reads ``true``/``false`` (not in 0.7); ``mkldnn_to_dnnl``: the Python wrapper
+    rewrites ``-libs=mkldnn`` (0.9 and later); ``device_query_nulls``: ``-from_device`` on
+    a CPU kind sets every unset attribute to null (0.21 to 0.23; before and after, the query
+    kept only non-null answers, so the CPU's none leave the target as it was); ``old_ffi``:
+    TargetJSON values went through the FFI before 0.21's rewrite (an int attribute refuses a
+    bool and a bool one an int, a null target is refused, 2**63 to 2**64-1 wrap to int64);
+    ``nul_ends``: where a NUL character cuts a string on its way into C++: ``"text"`` (the
+    whole text, and every string of a config: ``std::string(char*)``), ``"word"`` (TVM 0.6's
+    Python wrapper split the text into words and handed over each one), ``"never"`` (TVM
+    0.24+: strings keep their length).
     """
 
     default_keys_always: bool = False
     feature_keys: bool = False
     quoting: bool = True
     tag_overrides: bool = False
-    queried_nulls: bool = True
+    int_bits: int = 64
+    true_false_words: bool = True
+    mkldnn_to_dnnl: bool = True
+    device_query_nulls: bool = True
+    old_ffi: bool = False
     nul_ends: str = "text"
 
 
@@ -113,7 +122,7 @@ def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
 @functools.cache
 def data_json(file_name: str) -> dict[str, Any]:
     """A data file of ``targetlang/_data/`` as JSON, read once (a path: that file)."""
-    if "/" in file_name or "\\" in file_name:
+    if ("/" in file_name or "\\" in file_name) and not file_name.startswith("releases/"):
         from pathlib import Path  # on first use: a dialect registered from outside the package
 
         data: dict[str, Any] = json.loads(Path(file_name).read_text("utf-8"))
@@ -127,8 +136,10 @@ def schema_from_data(name: str, file_name: str, rules: DialectRules, reader: Any
     """The facts of the dialect ``name`` from its data file."""
     data = data_json(file_name)
     kinds = {kind: _kind(kind, spec) for kind, spec in data["kinds"].items()}
+    # The release files (releases/tvm-0.N.json) cite each tag's source beside its config.
+    tags = {tag: spec["config"] if "config" in spec else spec for tag, spec in data["tags"].items()}
     return DialectSchema(name=name, source=data["source"], kinds=MappingProxyType(kinds),
-                         tag_configs=MappingProxyType(data["tags"]),
+                         tag_configs=MappingProxyType(tags),
                          llvm_version=data.get("llvm_version"), rules=rules, reader=reader,
                          hooks=MappingProxyType(dict(hooks)))
 

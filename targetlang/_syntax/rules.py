@@ -167,12 +167,13 @@ def int64_from_decimal(text: str) -> int | None:
     return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
-def parse_int(text: str) -> int:
+def parse_int(text: str, bits: int = 64, true_false: bool = True) -> int:
     """Read an integer as ``std::istringstream >> int64_t`` does, then TVM's true/false fallback.
 
     Leading white space is skipped, a sign and decimal digits are read and the rest is
     ignored (``3x`` is 3, ``0x10`` is 0); out-of-range numbers fail; a text that holds no
-    number is ``true`` or ``false`` in any case, or an error.
+    number is ``true`` or ``false`` in any case, or an error. Releases before 0.21 read an
+    ``int`` (``bits=32``); those before 0.8 had no true/false fallback (``true_false``).
     """
     i, n = 0, len(text)
     while i < n and text[i] in _CXX_SPACE:
@@ -185,8 +186,10 @@ def parse_int(text: str) -> int:
         i += 1
     if i > digits_at:
         value = int64_from_decimal(text[sign_at:i])
-        if value is not None:
+        if value is not None and (bits == 64 or -(1 << (bits - 1)) <= value < 1 << (bits - 1)):
             return value
+    if not true_false:
+        raise RuleError(f"cannot parse an integer from {show(text)}")
     lowered = text.lower()
     if lowered == "true":
         return 1

@@ -108,9 +108,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sel.set_defaults(handler=_logs_select)
     norm = tools.add_parser("normalize", parents=[common, output],
                             help="one spelling per target")
-    norm.add_argument("--to", choices=("text", "json"), default="text",
-                      help="text: TVM 0.21's target string (default); json: its TargetJSON")
+    norm.add_argument("--to", type=_normal_form, default="text", metavar="FORM",
+                      help="text: TVM 0.21's target string (default); json: its TargetJSON; "
+                      "tvm-0.N: the TargetJSON that release accepts (tvm-0.25, tvm-0.27, ...)")
     norm.set_defaults(handler=_logs_normalize)
+
+
+def _normal_form(name: str) -> str:
+    """An argparse type: ``text``, ``json`` or a release dialect (``logs normalize --to``)."""
+    return name if name in ("text", "json") else dialect_name(name)
 
 
 # ---- migrate ------------------------------------------------------------------------------------
@@ -231,6 +237,12 @@ def _open_input(name: str, stdin: TextIO | None) -> tuple[IO[bytes], int | None]
     return stream, info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
+def _database_records(args: argparse.Namespace) -> None:
+    """A MetaSchedule database directory stands for its ``database_tuning_record.json``."""
+    if args.file != "-" and os.path.isdir(args.file):
+        args.file = os.path.join(args.file, "database_tuning_record.json")
+
+
 def _check_output(args: argparse.Namespace, io: Io) -> bool:
     if args.output == "-" or args.file == "-":
         return True
@@ -296,6 +308,8 @@ def _run_logs(args: argparse.Namespace, io: Io,
 def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
     from ..logs import normalize  # on first use: kept out of start-up
 
+    _database_records(args)
+
     if not _check_output(args, io):
         return EXIT_USAGE
     environment = io.environment(args)
@@ -305,6 +319,8 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
 
 def _logs_select(args: argparse.Namespace, io: Io) -> int:
     from ..logs import same_target_key, select  # on first use: kept out of start-up
+
+    _database_records(args)
 
     if not _check_output(args, io):
         return EXIT_USAGE
@@ -320,6 +336,8 @@ def _logs_select(args: argparse.Namespace, io: Io) -> int:
 
 def _logs_stats(args: argparse.Namespace, io: Io) -> int:
     from ..logs import stats  # on first use: kept out of start-up
+
+    _database_records(args)
 
     stdout = io.stdout
     environment = io.environment(args)

@@ -123,3 +123,17 @@ def test_tag_overrides_agree_with_tvm_027() -> None:
             continue
         ours = tl.from_json(config, dialect="tvm-0.27")
         assert ours == tl.from_json(export, dialect="tvm-0.27"), config
+
+
+def test_every_release_is_a_dialect_in_the_family_its_facts_name() -> None:
+    import json
+
+    from conftest import REPO
+
+    data = json.loads((REPO / "targetlang" / "_data" / "releases" / "families.json")
+                      .read_text("utf-8"))
+    expected = {f["family"]: tuple(f["releases"]) for f in data["reader_families"]}
+    assert dict(tl.release_families()) == expected
+    assert {f"tvm-0.{n}" for n in range(6, 28)} <= set(tl.dialects())
+    assert tl.detect_dialect("llvm -keys=cpu -link-params=0 -mcpu=broadwell -num-cores=2") \
+        == "tvm-0.9"

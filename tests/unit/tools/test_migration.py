@@ -89,8 +89,8 @@ def test_dialects_lists_the_releases() -> None:
     ("cuda -arch=sm_80", "tvm-0.23"),
     ("hybrid", "tvm-0.21"),
     ("nvidia/geforce-rtx-5060-ti", "tvm-0.27"),
-    ("llvm -link-params=1", "tvm-0.8"),
-    ("c -executor=aot", "tvm-0.8"),
+    ("llvm -link-params=1", "tvm-0.9"),
+    ("c -executor=aot", "tvm-0.9"),
     ("llvm -device=arm_cpu -target=aarch64-linux-gnu", "tvm-0.6"),
 ])
 def test_detect_dialect(text: str, dialect: str) -> None:

@@ -1,0 +1,129 @@
+"""Each oracle release's dialect against that release's goldens (tests/data/releases/).
+
+The goldens were answered by the real TVM 0.19, 0.25, 0.26 and 0.27
+(scripts/record_release_goldens.py); this replays them without TVM, under the environment the
+oracles had (no GPU; the system triple of each wheel's LLVM):
+
+* ``tvm-0.19`` on the 4607 legacy strings of the TVM 0.21 golden set: accept/reject,
+  ``to_json()`` (TVM's ``export()``) and ``str()``;
+* ``tvm-0.19``, ``tvm-0.25``, ``tvm-0.26`` and ``tvm-0.27`` on the 7018 dict cases (kinds,
+  attributes, wrong types, unknown and ``feature.*`` keys, tags, tag overrides, exports of
+  other releases): accept/reject and the export. The JSON-only releases export the target
+  parser's features as ``feature.*`` keys; those depend on the LLVM each wheel links (Arm
+  CPU features of ``apple-m1`` differ between LLVM versions), so the export is compared
+  without them, and targetlang's own ``features`` are checked by tests/golden/test_features_golden.py.
+
+Every case must agree: a disagreement is listed with its input. The tests marked ``oracle``
+ask the installed releases a sample again (they skip without them).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import lzma
+from typing import Any
+
+import pytest
+from conftest import TESTS
+
+import targetlang as tl
+
+GOLDENS = TESTS / "data" / "releases"
+LEGACY_CASES = TESTS / "data" / "tvm-0.21" / "cases.jsonl"
+# The oracles' machines: TVM 0.19 links an LLVM built for the plain Linux triple, the
+# apache-tvm wheels (0.25 and later) one built by conda.
+SYSTEM_TRIPLE = {"0.19": "x86_64-unknown-linux-gnu", "0.25": "x86_64-conda-linux-gnu",
+                 "0.26": "x86_64-conda-linux-gnu", "0.27": "x86_64-conda-linux-gnu"}
+
+
+@functools.cache
+def xz_lines(name: str) -> list[Any]:
+    return [json.loads(line) for line in lzma.open(GOLDENS / name, "rt", encoding="utf-8")]
+
+
+def environment(release: str) -> tl.Environment:
+    return tl.Environment.no_gpu(system_triple=SYSTEM_TRIPLE[release])
+
+
+def read(source: Any, release: str) -> tl.Target | None:
+    """What the dialect of ``release`` reads, or None where it refuses."""
+    try:
+        if isinstance(source, str):
+            return tl.parse(source, dialect=f"tvm-{release}", environment=environment(release))
+        return tl.from_json(source, dialect=f"tvm-{release}", environment=environment(release))
+    except (tl.TargetError, TypeError):  # TypeError: not a dict at all (TVM refuses it too)
+        return None
+
+
+def without_features(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: without_features(v) for k, v in value.items()
+                if not str(k).startswith("feature.")}
+    if isinstance(value, list):
+        return [without_features(v) for v in value]
+    return value
+
+
+def test_tvm_0_19_reads_every_legacy_string_as_tvm_0_19_did() -> None:
+    cases = [json.loads(line)["input"] for line in LEGACY_CASES.read_text("utf-8").splitlines()]
+    golden = xz_lines("tvm-0.19/legacy-golden.jsonl.xz")
+    assert len(cases) == len(golden) == 4607
+    disagreements = []
+    for text, answer in zip(cases, golden):
+        target = read(text, "0.19")
+        if (target is not None) != answer["ok"]:
+            disagreements.append((text, "accepted" if target else "refused"))
+        elif target is not None and target.to_json() != answer["export"]:
+            disagreements.append((text, target.to_json()))
+        elif target is not None and not answer["str_error"]:
+            if target.to_string(style="tvm") != answer["str"]:
+                disagreements.append((text, target.to_string(style="tvm")))
+    assert disagreements == [], f"{len(disagreements)} of {len(cases)} disagree"
+
+
+@pytest.mark.parametrize("release", ["0.19", "0.25", "0.26", "0.27"])
+def test_every_dict_case_is_read_as_the_release_read_it(release: str) -> None:
+    cases = xz_lines("json-cases.jsonl.xz")
+    golden = xz_lines(f"tvm-{release}/json-golden.jsonl.xz")
+    assert len(cases) == len(golden) == 7018
+    disagreements = []
+    for case, answer in zip(cases, golden):
+        target = read(case["input"], release)
+        if (target is not None) != answer["ok"]:
+            disagreements.append((case, "accepted" if target else "refused", answer["error"]))
+        elif target is not None and (without_features(target.to_json())
+                                     != without_features(answer["export"])):
+            disagreements.append((case, target.to_json(), answer["export"]))
+    assert disagreements == [], f"{len(disagreements)} of {len(cases)} disagree"
+    assert sum(a["ok"] for a in golden) > 1000 and sum(not a["ok"] for a in golden) > 1000
+
+
+# ---- live: the oracles answer a sample again ---------------------------------------------------
+
+def _oracle(release: str) -> list[str]:
+    from conftest import ORACLE_DIR, ORACLE_QUERY
+
+    exe = ORACLE_DIR / "bin" / f"tvm0{release.split('.')[1]}-python"
+    if not exe.exists() or not ORACLE_QUERY.is_file():
+        pytest.skip(f"no TVM {release} oracle at {exe} (set TARGETLANG_ORACLE_DIR)")
+    return [str(exe), str(ORACLE_QUERY)]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("release", ["0.19", "0.25", "0.26", "0.27"])
+def test_a_sample_of_dict_cases_agrees_with_the_live_oracle(release: str) -> None:
+    import subprocess
+
+    command = _oracle(release)
+    cases = xz_lines("json-cases.jsonl.xz")[::23]
+    lines = "".join(json.dumps(c["input"]) + "\n" for c in cases)
+    done = subprocess.run([*command, "--mode", "accept"], input=lines, capture_output=True,
+                          text=True, timeout=600, check=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(answers) == len(cases)
+    for case, answer in zip(cases, answers):
+        target = read(case["input"], release)
+        assert (target is not None) == answer["ok"], case
+        if target is not None:
+            assert without_features(target.to_json()) == without_features(answer["export"]), case

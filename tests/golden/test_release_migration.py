@@ -1,0 +1,57 @@
+"""migrate() to each JSON release, as its oracle answered (scripts/check_migration_releases.py).
+
+Every target TVM 0.21 accepted in the golden set (TopHub's included), migrated to 0.25, 0.26
+and 0.27: the recorded migration is still what migrate() writes, that release's oracle
+accepted it, and read it as TVM 0.21 read the original (the allowed differences are the
+script's: attributes only one release defines, values left for the machine, ``feature.*``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import lzma
+import warnings
+from typing import Any
+
+import pytest
+from conftest import TESTS
+
+import targetlang as tl
+
+RECORD = TESTS / "data" / "releases" / "migration-check.jsonl.xz"
+
+
+@functools.cache
+def rows() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in lzma.open(RECORD, "rt", encoding="utf-8")]
+
+
+@pytest.mark.parametrize("release", ["0.25", "0.26", "0.27"])
+def test_every_migrated_target_is_accepted_and_read_as_tvm_0_21_read_it(release: str) -> None:
+    mine = [r for r in rows() if r["release"] == release]
+    assert len(mine) > 2000
+    migrated = [r for r in mine if r["migrated"] is not None]
+    refused = [r["input"] for r in migrated if not r["ok"]]
+    assert refused == []
+    changed = [(r["input"], r["differences"]) for r in migrated if r["differences"]]
+    assert changed == []
+    # What cannot be migrated has no equivalent there (a kind the release does not have).
+    for row in mine:
+        if row["migrated"] is None:
+            assert "MigrationError" in row["not_migrated"], row
+
+
+@pytest.mark.parametrize("release", ["0.25", "0.26", "0.27"])
+def test_migrate_still_writes_what_the_oracles_checked(release: str) -> None:
+    mine = [r for r in rows() if r["release"] == release][::5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for row in mine:
+            if row["migrated"] is None:
+                with pytest.raises((tl.TargetError, tl.MigrationError)):
+                    tl.migrate(row["input"], source_dialect="tvm-0.21",
+                               target_dialect=f"tvm-{release}")
+                continue
+            assert tl.migrate(row["input"], source_dialect="tvm-0.21",
+                              target_dialect=f"tvm-{release}") == row["migrated"], row["input"]
