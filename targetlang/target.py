@@ -167,7 +167,7 @@ class Target:
 
         traced = self._traced
         if type(traced) is not Trace:
-            traced = self._traced = Trace._make(traced)
+            traced = self._traced = Trace.of(traced)
         return traced
 
     # ---- serializers ---------------------------------------------------------------------
@@ -176,10 +176,30 @@ class Target:
         """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
         template = self._template
         if template is None:
+            # Most targets are exported once: build that dict straight away, and keep a
+            # template (copied on each later call) only for a target exported again.
+            self._template = _EXPORTED_ONCE
+            return self._export()
+        if template is _EXPORTED_ONCE:
             template = self._template = self._make_template()
         out = template.copy()
         for key, deep in self._mutable:
             out[key] = _plain(out[key]) if deep else list(out[key])
+        return out
+
+    def _export(self) -> dict[str, Any]:
+        """``to_json()`` built directly (``_make_template`` and a copy make the same dict)."""
+        out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": [*self._keys]}
+        if self._host is not None:
+            out["host"] = self._host.to_json()
+        for key, value in self._attrs.items():  # attributes override the fields, as in TVM
+            if type(value) is tuple:
+                # An array is typed: one of strings holds only strings (a plain list copy).
+                out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
+            elif isinstance(value, Target):
+                out[key] = value.to_json()
+            else:
+                out[key] = value
         return out
 
     def _make_template(self) -> dict[str, Any]:
@@ -285,6 +305,10 @@ class Target:
             else:
                 config[key] = _plain(value)
         return from_json(config, dialect=self._dialect)
+
+
+#: ``Target._template`` of a target exported once (no template kept yet).
+_EXPORTED_ONCE: dict[str, Any] = {}
 
 
 def _plain(value: AttrValue) -> Any:

@@ -32,6 +32,7 @@ from ..errors import (
     type_name,
 )
 from .hooks import Hook
+from .plan import read_plain_text
 
 if TYPE_CHECKING:
     from ..environment import Environment
@@ -244,6 +245,16 @@ def truncate_strings(value: Any, depth: int = 0) -> Any:
 
 def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromRawString``: the grammar's words, each option typed by its attribute."""
+    if getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+        # Plain words: the one-pass reader takes what it is sure of (``_lower/plan.py``).
+        target = read_plain_text(text, ctx, place)
+        if target is not None:
+            return target
+    return from_raw_string_general(text, ctx, place)
+
+
+def from_raw_string_general(text: str, ctx: Context, place: Place) -> Target:
+    """``FromRawString`` through the grammar's nodes: any text, and every error's wording."""
     if not text.strip(" "):
         # TVM refuses "" and crashes on text of spaces only (it reads a kind that is not there).
         _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,
