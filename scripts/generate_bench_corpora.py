@@ -97,7 +97,8 @@ def option(rng: random.Random, kind: str, name: str, type_: str) -> str:
     if type_ == "bool" and rng.random() < 0.3:
         return f"-{name}"  # a bare flag
     text = value(rng, kind, name, type_)
-    return f"-{name} {text}" if rng.random() < 0.1 else f"-{name}={text}"
+    spaced = rng.random() < 0.1 and not text.startswith("-")  # "-k -v" is two options
+    return f"-{name} {text}" if spaced else f"-{name}={text}"
 
 
 def target(rng: random.Random, kind: str, attrs: dict[str, str], count: int) -> str:

@@ -378,8 +378,12 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
-    ctx = Context(_schema(dialect), environment, text, Target)
+    # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
+    ctx = _new_context(Context, (_schema(dialect), environment, text, Target, None))
     return from_top_level_text(text, ctx)
+
+
+_new_context = tuple.__new__
 
 
 @with_stack_room

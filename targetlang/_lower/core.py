@@ -123,6 +123,10 @@ class Place(NamedTuple):
 
 
 
+#: The place of the outermost text itself.
+_SOURCE = Place()
+
+
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
           path: str | None = None) -> NoReturn:
     raise cls(message, source=ctx.source, offset=offset, path=path or None)
@@ -141,7 +145,7 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
     nul = text.find("\0")
     if nul >= 0:
         text = text[:nul]
-    place = Place()
+    place = _SOURCE
     found: list[int] = []
     if "-libs=mkldnn" in text:
         # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".

@@ -81,10 +81,15 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
     """
     if "'" in text or "\\" in text:
         return None  # quotes and escapes: TVM's Interpret rules, the general path's
-    words = [word for word in text.split(" ") if word]
-    if not words:
-        return None
-    plan = plans(ctx.schema).get(words[0])
+    words = text.split(" ")
+    if "" in words:  # spaces around or between the words
+        words = [word for word in words if word]
+        if not words:
+            return None
+    schema = ctx.schema
+    entry = _PLANS.get(id(schema))
+    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    plan = table.get(words[0])
     if plan is None:
         return None
     codes = plan.codes
