@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._lower.core import (
+    _TARGETS,
     MAX_JSON_DEPTH,
     MAX_TARGET_DEPTH,
     Context,
@@ -21,6 +22,7 @@ from ._lower.core import (
     truncate_strings,
 )
 from ._lower.dialects import DIALECTS, load
+from ._lower.plan import read_plain_config
 from ._memo import ORDINARY_CHARS
 from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
@@ -384,19 +386,36 @@ def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
 
 
 _new_context = tuple.__new__
+_TOP = Place()
 
 
-@with_stack_room
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
+    if type(obj) is dict and getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+        # A config of the common types: the one-pass reader (``_lower/plan.py``), which
+        # nests nothing (on a stack too full even for that, the general path makes room).
+        try:
+            target = read_plain_config(
+                obj, _new_context(Context, (_schema(dialect), environment, None, Target, None)),
+                _TOP)
+        except RecursionError:
+            target = None
+        if target is not None:
+            return target
+    return _from_json(obj, dialect=dialect, environment=environment)
+
+
+@with_stack_room
+def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
+               environment: Environment | None) -> Target:
     if isinstance(obj, str):
         if not obj.lstrip().startswith("{"):
             raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
         return parse(obj.lstrip(), dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
-    ctx = Context(_schema(dialect), environment, None, Target)
+    ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None))
     try:
         return from_config(truncate_strings(dict(obj)), ctx, Place())
     except UnencodableString:

@@ -32,7 +32,7 @@ from ..errors import (
     type_name,
 )
 from .hooks import Hook
-from .plan import read_plain_text
+from .plan import read_plain_config, read_plain_text
 
 if TYPE_CHECKING:
     from ..environment import Environment
@@ -198,7 +198,8 @@ def from_tag(name: str, ctx: Context) -> Target:
 
 def from_config_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromConfigString``: Python's ``json.loads``; anything but an object is refused."""
-    if json_depth_exceeds(text):
+    # (No deeper than its count of openers: most texts need no scan.)
+    if text.count("{") + text.count("[") > MAX_JSON_DEPTH and json_depth_exceeds(text):
         _fail(TargetSyntaxError, f"JSON nested more than {MAX_JSON_DEPTH} levels deep", ctx,
               place.at(0), place.path)
     try:
@@ -209,6 +210,11 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
               ctx, place.at(offset), place.path)
     if not isinstance(config, dict):
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
+    if getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+        # A config of the common types: the one-pass reader (``_lower/plan.py``).
+        target = read_plain_config(config, ctx, Place(None, place.path))
+        if target is not None:
+            return target
     try:
         config = truncate_strings(config)
     except UnencodableString:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 # How a plain word becomes a value, by the attribute's type (others: the general path).
 _STR, _STRS, _INT, _BOOL = 1, 2, 3, 4
 _CODES = {STR: _STR, array_of(STR): _STRS, INT: _INT, BOOL: _BOOL}
+_JSON_TYPES: dict[int, type] = {_STR: str, _STRS: list, _INT: int, _BOOL: bool}
 #: Options the general path reads: a nested target, a device query, derived features.
 _GENERAL = frozenset(("host", "from_device", "features", "kind"))
 
@@ -45,6 +46,9 @@ class KindPlan(NamedTuple):
     default_keys: tuple[str, ...]
     hook: Hook | None
     default_keys_always: bool
+    #: attribute name -> the Python type of its JSON value (bool: an int is read too;
+    #: list: a tuple is read too)
+    json_types: dict[str, type]
 
 
 #: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
@@ -67,8 +71,10 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
             continue
         codes = {attr: _CODES[spec.type] for attr, spec in kind.attrs.items()
                  if spec.type in _CODES and attr not in _GENERAL}
+        json_types = {attr: _JSON_TYPES[code] for attr, code in codes.items()}
         table[name] = KindPlan(kind, codes, dict(kind.defaults), kind.default_keys,
-                               schema.hooks.get(name), schema.rules.default_keys_always)
+                               schema.hooks.get(name), schema.rules.default_keys_always,
+                               json_types)
     _PLANS[id(schema)] = (schema, table)
     return table
 
@@ -175,3 +181,112 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
                             keys=tuple(keys), host=None, attrs=attrs, features=features,
                             trace=trace)
+
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_ABSENT: Any = object()
+
+
+def _plain_strings(items: Any) -> bool:
+    """An array of strings that ``truncate_strings`` leaves as they are (ASCII, no NUL)."""
+    if type(items) is not list and type(items) is not tuple:
+        return False
+    try:
+        joined = "".join(items)  # (only strings join)
+    except TypeError:
+        return False
+    return joined.isascii() and "\0" not in joined
+
+
+def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
+    """The target of a TargetJSON dict of the common types, or None: the general path's.
+
+    Follows ``truncate_strings`` (nothing to cut: ASCII strings without NUL) and
+    ``_from_config`` with ``value_from_json`` for what it accepts; the trace is the one the
+    general path keeps. Values are checked once, after the hook (which sees them as given,
+    as TVM's does); anything the hook refuses, the general path refuses in its words.
+    """
+    if type(config) is not dict:
+        return None
+    name = config.get("kind")
+    schema = ctx.schema
+    entry = _PLANS.get(id(schema))
+    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    plan = table.get(name) if type(name) is str else None
+    if plan is None:
+        return None
+    hook = plan.hook
+    features = hook_out = hook_keys = None
+    filled: set[str] | frozenset[str] = frozenset()
+    if hook is None:
+        given = config.copy()  # its arrays are copied below, as the loop meets them
+        config = config.copy()
+    else:
+        # As truncate_strings copies them: arrays as lists, the rest as they are.
+        given = {key: [*value] if type(value) is list or type(value) is tuple else value
+                 for key, value in config.items()}
+        config = given.copy()
+        filled = set()
+        try:
+            config, features = hook.run(config, ctx.environment, filled)
+        except Exception:  # noqa: BLE001  (whatever it is, the general path meets it again)
+            return None
+        hook_out, hook_keys = config, config.get("keys")
+    del config["kind"]
+    tag = config.pop("tag", "")
+    if type(tag) is not str or not tag.isascii() or "\0" in tag:
+        return None
+    user_keys = config.pop("keys", _ABSENT)  # (a null "keys" is an error: the general path's)
+    if hook is None and (type(user_keys) is list
+                                                   or type(user_keys) is tuple):
+        given["keys"] = [*user_keys]
+    wanted = plan.json_types
+    attrs = plan.defaults.copy()
+    for key, value in config.items():
+        kind = type(value)
+        want = wanted.get(key)
+        if kind is want:
+            if kind is str:
+                if not value.isascii() or "\0" in value:
+                    return None
+            elif kind is int:
+                if not _INT64_MIN <= value <= _INT64_MAX:
+                    return None
+            elif kind is list:
+                if not _plain_strings(value):
+                    return None
+                if hook is None:
+                    given[key] = [*value]
+                value = tuple(value)
+        elif want is bool and kind is int:
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                return None
+            value = value != 0
+        elif want is list and kind is tuple:
+            if not _plain_strings(value):
+                return None
+            if hook is None:
+                given[key] = [*value]
+        else:
+            return None  # a null, a nested target, a wrong type: the general path reads it
+        attrs[key] = value
+    device = attrs.get("device")
+    if user_keys is _ABSENT:
+        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
+    else:
+        if not _plain_strings(user_keys):
+            return None
+        keys = [*user_keys]
+        if type(device) is str:
+            keys.append(device)
+        if plan.default_keys_always:
+            keys.extend(plan.default_keys)
+    if len(keys) > 1:
+        keys = [*dict.fromkeys(keys)]
+    trace: tuple[Any, ...] = (
+        "json", given, ctx.tag, (), place, None if hook is None else hook.name, hook_out,
+        hook_keys, filled, False, ctx.source, frozenset(), None, ())
+    assert ctx.make is not None
+    return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=tuple(keys),
+                            host=None, attrs=attrs, features=features, trace=trace)

@@ -111,3 +111,64 @@ def test_plain_text_reader_takes_the_plain_golden_texts() -> None:
     # The golden corpus is rich in TVM's integer quirks ("+5", "0x10", "3x", "true": istream
     # rules) and in composite's nested targets, which the general path reads; the rest is taken.
     assert taken >= 0.6 * plain, (taken, plain)
+
+
+# ---- TargetJSON dicts: read_plain_config against from_config ------------------------------
+
+from targetlang._lower.core import from_config, truncate_strings  # noqa: E402
+from targetlang._lower.plan import read_plain_config  # noqa: E402
+from targetlang.strategies import targets  # noqa: E402
+
+_JSON_VALUES = st.one_of(
+    _VALUES, st.integers(-(2**64), 2**64), st.booleans(), st.none(), st.floats(allow_nan=False),
+    st.lists(st.one_of(_VALUES, st.integers(0, 3)), max_size=3), st.text(max_size=4),
+    st.sampled_from(["a\0b", "caf\u00e9", "\ud800", ["x\0"], ("gpu", "cpu"), {"kind": "llvm"}]))
+
+
+@st.composite
+def plain_configs(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from([*SCHEMA.kinds, "nosuchkind"]))
+    names = [*SCHEMA.kinds[kind].attrs] if kind in SCHEMA.kinds else ["mcpu"]
+    config: dict[str, Any] = {"kind": kind}
+    for _ in range(draw(st.integers(0, 6))):
+        config[draw(st.one_of(st.sampled_from(names),
+                              st.sampled_from(["nope", "features", "keys", "tag"])))] = \
+            draw(_JSON_VALUES)
+    return config
+
+
+def _read_config_both(config: dict[str, Any], environment: tl.Environment | None,
+                      dialect: str = "tvm-0.21") -> tuple[Target | None, Any]:
+    ctx = Context(load(dialect), environment, None, Target)
+    fast = read_plain_config(config, ctx, Place())
+    try:
+        general: Any = from_config(truncate_strings(dict(config)), ctx, Place())
+    except Exception as e:  # noqa: BLE001  (the general path's answer, whatever it is)
+        general = e
+    return fast, general
+
+
+@given(st.one_of(plain_configs(), targets().map(lambda t: t.to_json())),
+       st.sampled_from(sorted(DIALECTS)), ENVIRONMENTS)
+def test_plain_config_reader_agrees_with_the_general_path(config: dict[str, Any], dialect: str,
+                                                          environment: tl.Environment | None
+                                                          ) -> None:
+    fast, general = _read_config_both(config, environment, dialect)
+    if fast is not None:
+        assert isinstance(general, Target), (config, general)
+        _same(fast, general)
+
+
+def test_plain_config_reader_takes_the_exports_of_the_golden_targets() -> None:
+    taken = total = 0
+    for record in records():
+        if not record["ok"] or "host" in record["export"] or "from_device" in record["export"]:
+            continue
+        total += 1
+        fast, general = _read_config_both(record["export"], None)
+        if fast is not None:
+            taken += 1
+            assert isinstance(general, Target)
+            _same(fast, general)
+    assert total > 1000
+    assert taken >= 0.9 * total, (taken, total)
