@@ -49,11 +49,14 @@ MAX_TARGET_DEPTH = 100
 MAX_JSON_DEPTH = 256
 
 _TARGETS = threading.local()  # .level: how many targets the current read is inside
-_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]')
+# Strings are skipped in runs (one step per run of plain characters, not per character).
+_JSON_NESTING = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[{]|[\]}]')
 
 
 def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     """Whether JSON text nests objects and arrays more than ``limit`` deep (strings skipped)."""
+    if text.count("[") + text.count("{") <= limit:  # too few openings to nest that deep
+        return False
     depth = 0
     for match in _JSON_NESTING.finditer(text):
         token = match.group()

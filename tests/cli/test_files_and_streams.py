@@ -43,6 +43,13 @@ def console(*args: str, stdin: bytes | None = None, env: dict[str, str] | None =
     return done
 
 
+def interruptible() -> None:
+    """In the child: Ctrl-C as a terminal delivers it. A shell that starts jobs in the
+    background (`cmd &`, as some CI runners do) makes them ignore SIGINT, and the child would
+    inherit that; Python then installs no KeyboardInterrupt handler at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def no_traceback(done: subprocess.CompletedProcess[bytes]) -> None:
     assert b"Traceback" not in done.stderr, done.stderr.decode()
 
@@ -354,7 +361,7 @@ def test_killed_mid_write_leaves_the_old_file(tmp_path: Path, sig: int) -> None:
     fifo = tmp_path / "in.fifo"
     os.mkfifo(fifo)
     proc = subprocess.Popen([str(SCRIPT), "logs", "normalize", "--quiet", str(fifo), "-o",
-                             str(out)], stderr=subprocess.PIPE)
+                             str(out)], stderr=subprocess.PIPE, preexec_fn=interruptible)
     with open(fifo, "wb") as feed:
         feed.write((RECORD + b"\n") * 1000)
         feed.flush()
@@ -405,7 +412,8 @@ def test_a_reader_that_goes_away_is_quiet() -> None:
                           timeout=60, check=False)
     assert done.stderr == b"" and done.stdout.startswith(b"tag")
     proc = subprocess.Popen([str(SCRIPT), "parse", "--compact"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=interruptible)
     assert proc.stdout is not None and proc.stdin is not None
     proc.stdout.close()
     _, err = proc.communicate(b"llvm\n" * 100_000, timeout=60)
@@ -415,7 +423,8 @@ def test_a_reader_that_goes_away_is_quiet() -> None:
 @needs_script
 def test_ctrl_c_exits_130_without_a_traceback() -> None:
     proc = subprocess.Popen([str(SCRIPT), "parse", "--compact"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=interruptible)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"llvm\n")
     proc.stdin.flush()

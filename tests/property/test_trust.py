@@ -7,9 +7,11 @@ import sys
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang._lower.core import MAX_JSON_DEPTH, MAX_TARGET_DEPTH
+from targetlang._lower.core import MAX_JSON_DEPTH, MAX_TARGET_DEPTH, json_depth_exceeds
 from targetlang.errors import show, type_name
 
 HUGE = "1" * 4301
@@ -134,6 +136,38 @@ def test_json_nesting_limit_is_explicit() -> None:
         deep = [deep]
     with pytest.raises(tl.TargetSyntaxError, match=f"more than {MAX_JSON_DEPTH} levels"):
         tl.from_json({"kind": "llvm", "libs": deep})
+
+
+def _nesting_by_characters(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` outside strings, one character at a time."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+@given(st.text(alphabet='[]{}"\\ab,:', max_size=60), st.integers(0, 8))
+def test_the_json_depth_check_agrees_with_a_character_loop(text: str, limit: int) -> None:
+    assert json_depth_exceeds(text, limit) == (_nesting_by_characters(text) > limit)
+
+
+def test_a_long_json_string_is_checked_in_linear_time() -> None:
+    # One step per run of plain characters: a 1 MB value costs what a short one does, per byte.
+    assert not json_depth_exceeds(json.dumps({"kind": "llvm", "mcpu": "[" * 1_000_000}))
 
 
 def test_a_host_cannot_push_a_target_past_the_limit() -> None:
