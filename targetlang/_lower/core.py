@@ -201,8 +201,7 @@ def from_tag(name: str, ctx: Context) -> Target:
 
 def from_config_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromConfigString``: Python's ``json.loads``; anything but an object is refused."""
-    # (No deeper than its count of openers: most texts need no scan.)
-    if text.count("{") + text.count("[") > MAX_JSON_DEPTH and json_depth_exceeds(text):
+    if json_depth_exceeds(text):
         _fail(TargetSyntaxError, f"JSON nested more than {MAX_JSON_DEPTH} levels deep", ctx,
               place.at(0), place.path)
     try:
