@@ -99,7 +99,9 @@ class Target:
     _identity: str | None
     _canonical: str | None
     _template: dict[str, Any] | None
-    _mutable: tuple[tuple[str, bool], ...]
+    #: what to_json() copies of the template: the keys of arrays of strings (as lists), and
+    #: those of values holding targets (through _plain)
+    _mutable: tuple[tuple[str, ...], tuple[str, ...]]
     _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -185,8 +187,12 @@ class Target:
         if template is _EXPORTED_ONCE:
             template = self._template = self._make_template()
         out = template.copy()
-        for key, deep in self._mutable:
-            out[key] = _plain(out[key]) if deep else list(out[key])
+        arrays, deep = self._mutable
+        for key in arrays:  # arrays of strings: list copies
+            out[key] = [*out[key]]
+        if deep:
+            for key in deep:
+                out[key] = _plain(out[key])
         return out
 
     def _export(self) -> dict[str, Any]:
@@ -211,13 +217,13 @@ class Target:
             out["host"] = self._host
         out.update(self._attrs.copy())  # attributes override the fields, as in TVM's Export()
         # Arrays of strings are copied as lists; anything holding a target goes through _plain.
-        mutable = []
+        arrays, deep = [], []
         for key, value in out.items():
-            if type(value) is tuple:
-                mutable.append((key, not all(type(item) is str for item in value)))
-            elif isinstance(value, Target):
-                mutable.append((key, True))
-        self._mutable = tuple(mutable)
+            if type(value) is tuple and all(type(item) is str for item in value):
+                arrays.append(key)
+            elif type(value) is tuple or isinstance(value, Target):
+                deep.append(key)
+        self._mutable = (tuple(arrays), tuple(deep))
         return out
 
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
@@ -352,7 +358,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     values TVM detected from the machine; with None nothing machine-dependent is filled in.
     Raises :class:`TargetError` for anything TVM refuses (or crashes on).
     """
-    if not isinstance(text, str):
+    if type(text) is not str and not isinstance(text, str):
         raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
     if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
         return _parse_uncached(text, dialect=dialect, environment=environment)
