@@ -186,6 +186,7 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _ABSENT: Any = object()
+_FIELDS_READ = frozenset(("kind", "tag", "keys"))
 
 
 def _plain_strings(items: Any) -> bool:
@@ -221,7 +222,6 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     filled: set[str] | frozenset[str] = frozenset()
     if hook is None:
         given = config.copy()  # its arrays are copied below, as the loop meets them
-        config = config.copy()
     else:
         # As truncate_strings copies them: arrays as lists, the rest as they are.
         given = {key: [*value] if type(value) is list or type(value) is tuple else value
@@ -233,17 +233,21 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         except Exception:  # noqa: BLE001  (whatever it is, the general path meets it again)
             return None
         hook_out, hook_keys = config, config.get("keys")
-    del config["kind"]
-    tag = config.pop("tag", "")
+    tag = config.get("tag", "")
     if type(tag) is not str or not tag.isascii() or "\0" in tag:
         return None
-    user_keys = config.pop("keys", _ABSENT)  # (a null "keys" is an error: the general path's)
-    if hook is None and (type(user_keys) is list
-                                                   or type(user_keys) is tuple):
+    user_keys = config.get("keys", _ABSENT)  # (a null "keys" is an error: the general path's)
+    if hook is not None:  # the trace keeps the hook's config stripped of the fields
+        config.pop("kind", None)
+        config.pop("tag", None)
+        config.pop("keys", None)
+    if hook is None and (type(user_keys) is list or type(user_keys) is tuple):
         given["keys"] = [*user_keys]
     wanted = plan.json_types
     attrs = plan.defaults.copy()
     for key, value in config.items():
+        if key in _FIELDS_READ:
+            continue  # (the caller's own dict, when no hook ran: left as it is)
         kind = type(value)
         want = wanted.get(key)
         if kind is want:
