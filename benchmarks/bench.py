@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
 ORACLE = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 TVM021 = ORACLE / "bin" / "tvm021-python"
@@ -55,15 +56,48 @@ print(json.dumps(out))
 """
 
 
+# The serializers on their own, on targets already read: export(), str() and Target(dict).
+TVM_SERIALIZERS = r"""
+import json, sys, time, warnings
+warnings.simplefilter("ignore")
+import tvm
+from tvm.target import Target
+corpora, repeats = json.load(sys.stdin)
+out = {}
+def best_of(call, items):
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for item in items:
+            call(item)
+        best = min(best, time.perf_counter() - start)
+    return best / len(items)
+for name, texts in corpora.items():
+    targets = []
+    for text in texts:
+        try:
+            targets.append(Target(text))
+        except Exception:
+            pass
+    dicts = []
+    for target in targets:
+        try:
+            Target(target.export())
+            dicts.append(target.export())
+        except Exception:
+            pass
+    out[name] = {"to_json": best_of(lambda t: t.export(), targets),
+                 "to_string": best_of(str, targets),
+                 "from_json": best_of(Target, dicts)}
+print(json.dumps(out))
+"""
+
+
 def corpora() -> dict[str, list[str]]:
     tophub = [line for line in (REPO / "tests" / "data" / "tophub" / "tophub-targets.txt")
               .read_text(encoding="utf-8").splitlines() if line]
-    simple = ["cuda", "cuda -arch=sm_80", "cuda -arch=sm_86 -libs=cudnn,cublas",
-              "cuda -model=v100 -arch=sm_70", "opencl", "opencl -device=mali",
-              "opencl -device=intel_graphics -model=unknown", "vulkan -from_device=0",
-              "llvm -mcpu=skylake-avx512", "llvm -mtriple=x86_64-linux-gnu -mcpu=core-avx2",
-              "llvm -mcpu=znver3 -libs=cblas", "metal", "rocm -mcpu=gfx908", "nvptx -mcpu=sm_80",
-              "c -mcpu=cortex-m7", "hexagon -mcpu=hexagonv68"]
+    # Generated from TVM 0.21's schema with a fixed seed (scripts/generate_bench_corpora.py).
+    simple = (HERE / "corpora" / "simple.txt").read_text("utf-8").splitlines()
     golden = [json.loads(line)["input"] for line in
               (REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl").read_text("utf-8").splitlines()]
     # Inputs that crash TVM's process cannot be timed there.
@@ -71,23 +105,7 @@ def corpora() -> dict[str, list[str]]:
                (REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl").read_text("utf-8").splitlines()
                if json.loads(line)["error_type"] == "Crash"}
     golden = [g for g in golden if g not in crashes and "\0" not in g]
-    long = [
-        "cuda " + " ".join(f"-{k}={v}" for k, v in [
-            ("arch", "sm_80"), ("max_num_threads", 1024), ("thread_warp_size", 32),
-            ("max_shared_memory_per_block", 49152), ("max_threads_per_block", 1024),
-            ("registers_per_block", 65536), ("l2_cache_size_bytes", 4194304),
-            ("libs", "cudnn,cublas,cublaslt,thrust,cutlass"), ("model", "a100"),
-            ("device", "gpu0"), ("keys", "cuda,gpu,tensorcore"), ("tag", "mine")]),
-        "llvm -mtriple=x86_64-linux-gnu -mcpu=skylake-avx512 -mattr=" +
-        ",".join(f"+{f}" for f in ["avx", "avx2", "avx512f", "avx512bw", "avx512vl", "fma",
-                                    "sse4.2", "popcnt", "bmi", "bmi2", "f16c", "lzcnt"])
-        + " -num-cores=32 -opt-level=3 -fast-math -libs=cblas,mkl -model=xeon",
-        "cuda -arch=sm_80 -host='llvm -mtriple=x86_64-linux-gnu -mcpu=skylake -num-cores=8'",
-        "composite --host=llvm --devices=cuda,opencl",
-        "vulkan -supports_float16=1 -supports_int8=1 -supports_8bit_buffer=1 "
-        "-supports_16bit_buffer=1 -supports_storage_buffer_storage_class=1 "
-        "-max_shared_memory_per_block=32768 -device_name='NVIDIA GeForce RTX 3090' -driver_version=2",
-    ]
+    long = (HERE / "corpora" / "long.txt").read_text("utf-8").splitlines()
     return {"tophub": tophub, "simple": simple, "golden": golden, "long": long}
 
 
@@ -165,6 +183,52 @@ def section_corpora(repeats: int, rounds: int) -> list[str]:
     return lines
 
 
+def section_serializers(repeats: int, rounds: int) -> list[str]:
+    """to_json(), to_string() and from_json() each on its own, against TVM's export(), str()
+    and Target(dict) on the same targets. Ours are timed on targets read afresh for every
+    repeat (a Target keeps its JSON and text once made: only the first call is timed)."""
+    named = {k: v for k, v in corpora().items() if k in ("tophub", "simple", "long")}
+    theirs: dict[str, dict[str, float]] = {}
+    ours: dict[str, dict[str, float]] = {}
+    for _ in range(rounds):
+        if TVM021.exists():
+            done = subprocess.run([str(TVM021), "-c", TVM_SERIALIZERS],
+                                  input=json.dumps([named, repeats]), capture_output=True,
+                                  text=True, check=True)
+            now = json.loads(done.stdout.splitlines()[-1])
+            for name, row in now.items():
+                theirs[name] = {k: min(v, theirs.get(name, {}).get(k, v)) for k, v in row.items()}
+        for name, texts in named.items():
+            valid = [t for t in texts if not _refused(t)]
+            dicts = [tl.parse(t, environment=ENV).to_json() for t in valid]
+            row = {"to_json": float("inf"), "to_string": float("inf"),
+                   "from_json": float("inf")}
+            for _ in range(repeats):
+                for member, call in (("to_json", tl.Target.to_json),
+                                     ("to_string", tl.Target.to_string)):
+                    fresh = [_parse_uncached(t, environment=ENV) for t in valid]
+                    start = time.perf_counter()
+                    for target in fresh:
+                        call(target)
+                    row[member] = min(row[member], (time.perf_counter() - start) / len(fresh))
+                start = time.perf_counter()
+                for config in dicts:
+                    tl.from_json(config, environment=ENV)
+                row["from_json"] = min(row["from_json"], (time.perf_counter() - start) / len(dicts))
+            ours[name] = {k: min(v, ours.get(name, {}).get(k, v)) for k, v in row.items()}
+    lines = ["| corpus | operation | TVM 0.21 µs | targetlang µs | ratio |",
+             "|---|---|---:|---:|---:|"]
+    tvm_names = {"to_json": "export()", "to_string": "str()", "from_json": "Target(dict)"}
+    for name in named:
+        for member in ("to_json", "to_string", "from_json"):
+            mine = ours[name][member]
+            other = theirs.get(name, {}).get(member)
+            lines.append(f"| {name} | {member}() vs {tvm_names[member]} | "
+                         f"{us(other) if other else 'n/a'} | {us(mine)} | "
+                         f"{f'{mine / other:.3f}' if other else 'n/a'} |")
+    return lines
+
+
 def _refused(text: str) -> bool:
     try:
         warm(text)
@@ -239,13 +303,30 @@ def section_import() -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--only", choices=["corpora", "serializers", "stages"],
+                    help="one section only")
     args = ap.parse_args(argv)
     repeats = 2 if args.quick else 7
     rounds = 1 if args.quick else 3
     print(f"targetlang {tl.__version__}, Python {sys.version.split()[0]}, "
           f"{'TVM 0.21 oracle at ' + str(TVM021) if TVM021.exists() else 'no TVM oracle'}\n")
+    if args.only:
+        sections = {"corpora": section_corpora, "serializers": section_serializers}
+        if args.only == "stages":
+            from stages import section_stages  # benchmarks/stages.py
+
+            print("\n".join(section_stages(corpora(), repeats)))
+        else:
+            print("\n".join(sections[args.only](repeats, rounds)))
+        return 0
     print("## parse -> to_json(), per target\n")
     print("\n".join(section_corpora(repeats, rounds)))
+    print("\n## Serializers on their own, per target\n")
+    print("\n".join(section_serializers(repeats, rounds)))
+    print("\n## Cold read by stage (profile shares scaled to the cold time)\n")
+    from stages import section_stages  # benchmarks/stages.py
+
+    print("\n".join(section_stages({k: v for k, v in corpora().items()}, repeats)))
     print("\n## Scaling\n")
     print("\n".join(section_scaling(repeats)))
     print("\n## Deep nesting\n")

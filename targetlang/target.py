@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._lower.core import (
+    _TARGETS,
     MAX_JSON_DEPTH,
     MAX_TARGET_DEPTH,
     Context,
@@ -21,6 +22,7 @@ from ._lower.core import (
     truncate_strings,
 )
 from ._lower.dialects import DIALECTS, families, load
+from ._lower.plan import read_plain_config
 from ._memo import ORDINARY_CHARS
 from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
@@ -97,7 +99,9 @@ class Target:
     _identity: str | None
     _canonical: str | None
     _template: dict[str, Any] | None
-    _mutable: tuple[tuple[str, bool], ...]
+    #: what to_json() copies of the template: the keys of arrays of strings (as lists), and
+    #: those of values holding targets (through _plain)
+    _mutable: tuple[tuple[str, ...], tuple[str, ...]]
     _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -167,7 +171,7 @@ class Target:
 
         traced = self._traced
         if type(traced) is not Trace:
-            traced = self._traced = Trace._make(traced)
+            traced = self._traced = Trace.of(traced)
         return traced
 
     # ---- serializers ---------------------------------------------------------------------
@@ -176,10 +180,34 @@ class Target:
         """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
         template = self._template
         if template is None:
+            # Most targets are exported once: build that dict straight away, and keep a
+            # template (copied on each later call) only for a target exported again.
+            self._template = _EXPORTED_ONCE
+            return self._export()
+        if template is _EXPORTED_ONCE:
             template = self._template = self._make_template()
         out = template.copy()
-        for key, deep in self._mutable:
-            out[key] = _plain(out[key]) if deep else list(out[key])
+        arrays, deep = self._mutable
+        for key in arrays:  # arrays of strings: list copies
+            out[key] = [*out[key]]
+        if deep:
+            for key in deep:
+                out[key] = _plain(out[key])
+        return out
+
+    def _export(self) -> dict[str, Any]:
+        """``to_json()`` built directly (``_make_template`` and a copy make the same dict)."""
+        out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": [*self._keys]}
+        if self._host is not None:
+            out["host"] = self._host.to_json()
+        for key, value in self._attrs.items():  # attributes override the fields, as in TVM
+            if type(value) is tuple:
+                # An array is typed: one of strings holds only strings (a plain list copy).
+                out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
+            elif isinstance(value, Target):
+                out[key] = value.to_json()
+            else:
+                out[key] = value
         return out
 
     def _make_template(self) -> dict[str, Any]:
@@ -189,13 +217,13 @@ class Target:
             out["host"] = self._host
         out.update(self._attrs.copy())  # attributes override the fields, as in TVM's Export()
         # Arrays of strings are copied as lists; anything holding a target goes through _plain.
-        mutable = []
+        arrays, deep = [], []
         for key, value in out.items():
-            if type(value) is tuple:
-                mutable.append((key, not all(type(item) is str for item in value)))
-            elif isinstance(value, Target):
-                mutable.append((key, True))
-        self._mutable = tuple(mutable)
+            if type(value) is tuple and all(type(item) is str for item in value):
+                arrays.append(key)
+            elif type(value) is tuple or isinstance(value, Target):
+                deep.append(key)
+        self._mutable = (tuple(arrays), tuple(deep))
         return out
 
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
@@ -287,6 +315,10 @@ class Target:
         return from_json(config, dialect=self._dialect)
 
 
+#: ``Target._template`` of a target exported once (no template kept yet).
+_EXPORTED_ONCE: dict[str, Any] = {}
+
+
 def _plain(value: AttrValue) -> Any:
     if isinstance(value, Target):
         return value.to_json()
@@ -326,7 +358,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     values TVM detected from the machine; with None nothing machine-dependent is filled in.
     Raises :class:`TargetError` for anything TVM refuses (or crashes on).
     """
-    if not isinstance(text, str):
+    if type(text) is not str and not isinstance(text, str):
         raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
     if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
         return _parse_uncached(text, dialect=dialect, environment=environment)
@@ -354,21 +386,42 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
-    ctx = Context(_schema(dialect), environment, text, Target)
+    # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
+    ctx = _new_context(Context, (_schema(dialect), environment, text, Target, None))
     return from_top_level_text(text, ctx)
 
 
-@with_stack_room
+_new_context = tuple.__new__
+_TOP = Place()
+
+
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
+    if type(obj) is dict and getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+        # A config of the common types: the one-pass reader (``_lower/plan.py``), which
+        # nests nothing (on a stack too full even for that, the general path makes room).
+        try:
+            target = read_plain_config(
+                obj, _new_context(Context, (_schema(dialect), environment, None, Target, None)),
+                _TOP)
+        except RecursionError:
+            target = None
+        if target is not None:
+            return target
+    return _from_json(obj, dialect=dialect, environment=environment)
+
+
+@with_stack_room
+def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
+               environment: Environment | None) -> Target:
     if isinstance(obj, str):
         if not obj.lstrip().startswith("{"):
             raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
         return parse(obj.lstrip(), dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
-    ctx = Context(_schema(dialect), environment, None, Target)
+    ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None))
     try:
         config = truncate_strings(dict(obj), cut_at_nul=ctx.schema.rules.nul_ends != "never")
         return from_config(config, ctx, Place())

@@ -58,11 +58,31 @@ def canonical(target: Target, parse: Callable[..., Target]) -> str:
     legacy = _legacy(target)
     if legacy is not None:
         try:
-            if parse(legacy, dialect=target.dialect) == target:
-                return legacy
+            again = parse(legacy, dialect=target.dialect)
         except TargetError:
             pass
+        else:
+            # Target equality (same dialect, same JSON) without writing the JSON text.
+            if again is target or (again.dialect == target.dialect
+                                   and _same_json(again.to_json(), target.to_json())):
+                return legacy
     return json_text(target)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two exports write the same JSON text (dict equality, then the types: JSON
+    tells ``true`` from ``1``, where ``==`` does not)."""
+    return a == b and _same_types(a, b)
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return all(_same_types(value, b[key]) for key, value in a.items())
+    if type(a) is list:
+        return all(map(_same_types, a, b))
+    return True
 
 
 def json_text(target: Target) -> str:
@@ -95,7 +115,7 @@ def _legacy_words(target: Target, depth: int) -> Iterator[str]:
         yield "-keys=,"  # no keys at all, where a bare kind would get its default keys
     if target.tag:
         yield "-tag=" + _word(_string(target.tag))
-    queried = any(value is None for value in target.attrs.values())
+    queried = None in target.attrs.values()
     for key in sorted(target.attrs):
         value = target.attrs[key]
         if value is None:
@@ -170,4 +190,5 @@ def _word(text: str) -> str:
 
 
 def _is_plain(text: str) -> bool:
-    return bool(text) and not any(c in text for c in " ',\\")
+    return bool(text) and " " not in text and "'" not in text and "," not in text \
+        and "\\" not in text

@@ -32,6 +32,7 @@ from ..errors import (
     type_name,
 )
 from .hooks import Hook
+from .plan import read_plain_config, read_plain_text
 
 if TYPE_CHECKING:
     from ..environment import Environment
@@ -125,6 +126,10 @@ class Place(NamedTuple):
 
 
 
+#: The place of the outermost text itself.
+_SOURCE = Place()
+
+
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
           path: str | None = None) -> NoReturn:
     raise cls(message, source=ctx.source, offset=offset, path=path or None)
@@ -147,7 +152,7 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
         if nul >= 0:  # the trace keeps what the wrapper did, for lint
             target._traced = (*target._traced[:-2], nul, ())
         return target
-    place = Place()
+    place = _SOURCE
     found: list[int] = []
     if "-libs=mkldnn" in text:
         # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".
@@ -211,6 +216,11 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
               ctx, place.at(offset), place.path)
     if not isinstance(config, dict):
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
+    if getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+        # A config of the common types: the one-pass reader (``_lower/plan.py``).
+        target = read_plain_config(config, ctx, Place(None, place.path))
+        if target is not None:
+            return target
     try:
         config = truncate_strings(config, cut_at_nul=ctx.schema.rules.nul_ends != "never")
     except UnencodableString:
@@ -252,6 +262,16 @@ def truncate_strings(value: Any, depth: int = 0, cut_at_nul: bool = True) -> Any
 
 def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromRawString``: the grammar's words, each option typed by its attribute."""
+    if getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+        # Plain words: the one-pass reader takes what it is sure of (``_lower/plan.py``).
+        target = read_plain_text(text, ctx, place)
+        if target is not None:
+            return target
+    return from_raw_string_general(text, ctx, place)
+
+
+def from_raw_string_general(text: str, ctx: Context, place: Place) -> Target:
+    """``FromRawString`` through the grammar's nodes: any text, and every error's wording."""
     if not text.strip(" "):
         # TVM refuses "" and crashes on text of spaces only (it reads a kind that is not there).
         _fail(TargetSyntaxError, "empty target text: expected a target kind", ctx,

@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Literal, NamedTuple
 
 from .._syntax.ast import Option
+from .._syntax.grammar import parse_target_text
 
 __all__ = ["Origin", "Trace", "Form"]
 
@@ -68,6 +69,15 @@ class Trace(NamedTuple):
     #: the outermost text only: TVM's wrapper cut it at a NUL here, and rewrote 'mkldnn' here
     nul: int | None = None
     mkldnn: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, record: tuple[Any, ...]) -> Trace:
+        """The trace of what the lowering recorded. Plain text's reader (``_lower/plan.py``)
+        records the text in place of its options: they are split again here, on demand."""
+        options = record[3]
+        if type(options) is str:
+            record = (*record[:3], parse_target_text(options).options, *record[4:])
+        return cls._make(record)
 
     def at(self, index: int) -> int:
         """The offset in ``source`` of ``index`` in the text read."""

@@ -1,0 +1,298 @@
+"""Plain legacy text in one pass: per-(dialect, kind) plans compiled once.
+
+Most target strings are plain: words without quotes or escapes, options the kind knows, values
+of the common types (``str``, ``array<str>``, ``int``, ``bool``) written as plain words. For
+those, ``read_plain_text`` does in one pass over the words what ``from_raw_string`` and
+``from_config`` do in several (the grammar's nodes, the typed config, its copy for the trace,
+the attribute checks): it types each value as it meets it, with the kind's ``KindPlan`` (its
+attribute table, defaults, default keys and hook, compiled once per dialect and kind).
+
+It answers only what it is sure of: anything else (a quote, an unknown kind or attribute, a
+value that is not a plain word of a common type, a host, ``-from_device``, an error of any
+kind) returns None, and the general path reads the text (and words the error). The trace
+records the text itself in place of its options; ``Trace`` splits it again when asked.
+A property test checks that whatever this reads, the general path reads the same.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .._schema.facts import FIELDS, DialectRules
+from .._schema.types import BOOL, INT, STR, array_of
+from ..errors import TargetError
+
+if TYPE_CHECKING:
+    from .._schema.facts import DialectSchema, KindSpec
+    from ..target import Target
+    from .core import Context, Place
+    from .hooks import Hook
+
+# How a plain word becomes a value, by the attribute's type (others: the general path).
+_STR, _STRS, _INT, _BOOL = 1, 2, 3, 4
+_CODES = {STR: _STR, array_of(STR): _STRS, INT: _INT, BOOL: _BOOL}
+_JSON_TYPES: dict[int, type] = {_STR: str, _STRS: list, _INT: int, _BOOL: bool}
+#: Options the general path reads: a nested target, a device query, derived features.
+_GENERAL = frozenset(("host", "from_device", "features", "kind"))
+
+
+class KindPlan(NamedTuple):
+    """What reading one kind's plain text needs, looked up once per dialect and kind."""
+
+    kind: KindSpec
+    #: attribute name -> how its plain word is read (absent: the general path reads it)
+    codes: dict[str, int]
+    defaults: dict[str, Any]
+    default_keys: tuple[str, ...]
+    hook: Hook | None
+    default_keys_always: bool
+    #: attribute name -> the Python type of its JSON value (bool: an int is read too;
+    #: list: a tuple is read too)
+    json_types: dict[str, type]
+
+
+#: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
+_PLANS: dict[int, tuple[DialectSchema, dict[str, KindPlan | None]]] = {}
+
+
+def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
+    """The plans of a dialect's kinds (None for a dialect whose text the general path reads)."""
+    entry = _PLANS.get(id(schema))
+    if entry is not None and entry[0] is schema:
+        return entry[1]
+    table: dict[str, KindPlan | None] = {}
+    # Plans follow TVM 0.21's rules only: a release that read anything differently (its own
+    # reader, 32-bit integers, the old FFI, feature keys, ...) takes the general path.
+    general = schema.reader is not None or schema.rules != DialectRules()
+    for name, kind in schema.kinds.items():
+        if general:
+            table[name] = None
+            continue
+        if any(field in kind.defaults for field in FIELDS):
+            table[name] = None
+            continue
+        codes = {attr: _CODES[spec.type] for attr, spec in kind.attrs.items()
+                 if spec.type in _CODES and attr not in _GENERAL}
+        json_types = {attr: _JSON_TYPES[code] for attr, code in codes.items()}
+        table[name] = KindPlan(kind, codes, dict(kind.defaults), kind.default_keys,
+                               schema.hooks.get(name), schema.rules.default_keys_always,
+                               json_types)
+    _PLANS[id(schema)] = (schema, table)
+    return table
+
+
+def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
+    """The target of plain ``text`` (no quotes, no backslashes), or None: the general path's.
+
+    Follows ``_fast_parse`` (the words), ``from_raw_string`` (typing the values) and
+    ``_from_config`` (hook, tag, keys, attributes, defaults) for what it accepts.
+    """
+    if "'" in text or "\\" in text:
+        return None  # quotes and escapes: TVM's Interpret rules, the general path's
+    words = text.split(" ")
+    if "" in words:  # spaces around or between the words
+        words = [word for word in words if word]
+        if not words:
+            return None
+    schema = ctx.schema
+    entry = _PLANS.get(id(schema))
+    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    plan = table.get(words[0])
+    if plan is None:
+        return None
+    codes = plan.codes
+    given: dict[str, Any] = {"kind": words[0]}
+    count = len(words)
+    i = 1
+    while i < count:
+        word = words[i]
+        i += 1
+        if word[0] != "-":
+            return None  # a value where an option should be: a syntax error
+        if "=" in word:
+            key, _, raw = word.lstrip("-").partition("=")
+            if not raw:
+                return None
+        else:
+            key = word.lstrip("-")
+            if i < count and words[i][0] != "-":
+                raw = words[i]  # -key value
+                i += 1
+            else:
+                raw = "1"  # a bare -flag means "1"
+        if key in given:
+            return None  # given twice (an error), or -kind
+        code = codes.get(key)
+        if code is None:
+            return None  # unknown (an error), or a type the general path reads
+        if code == _STR:
+            given[key] = raw
+        elif code == _STRS:
+            given[key] = tuple(item for item in raw.split(",") if item)
+        elif raw.isdigit() and raw.isascii() and len(raw) < 19:
+            given[key] = int(raw) if code == _INT else int(raw) != 0
+        else:
+            return None  # a sign, a huge number, not a number: TVM's istream rules
+    return _construct(plan, given, ctx, text, place)
+
+
+def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
+               place: Place) -> Target | None:
+    """``_from_config`` for a config typed from plain text (see there for each step)."""
+    hook = plan.hook
+    features = hook_out = hook_keys = None
+    filled: set[str] | frozenset[str] = frozenset()
+    if hook is None:
+        # The defaults hold no field (plans() makes sure): the fields come out of the merge.
+        attrs = {**plan.defaults, **given}
+        del attrs["kind"]
+        tag = attrs.pop("tag", "")
+        user_keys = attrs.pop("keys", None)
+    else:
+        filled = set()
+        try:
+            config, features = hook.run(given.copy(), ctx.environment, filled)
+        except TargetError:
+            return None  # the general path words the error
+        hook_out, hook_keys = config, config.get("keys")
+        del config["kind"]  # (the trace keeps the hook's config stripped of the fields)
+        tag = config.pop("tag", "")
+        user_keys = config.pop("keys", None)
+        for key, value in config.items():
+            # The hook may fill in values: strings stay, anything else the general path checks.
+            if type(value) is not str and key not in given:
+                return None
+        attrs = {**plan.defaults, **config}
+    device = attrs.get("device")
+    if user_keys is None:
+        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
+    else:
+        if type(user_keys) is not tuple and not (
+                type(user_keys) is list and all(type(k) is str for k in user_keys)):
+            return None
+        keys = [*user_keys]
+        if type(device) is str:
+            keys.append(device)
+        if plan.default_keys_always:
+            keys.extend(plan.default_keys)
+    if len(keys) > 1:
+        keys = [*dict.fromkeys(keys)]
+    trace: tuple[Any, ...] = ("text", given, ctx.tag, text, place, None if hook is None else hook.name,
+             hook_out, hook_keys, filled, False, ctx.source, frozenset(), None, ())
+    assert ctx.make is not None
+    return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
+                            keys=tuple(keys), host=None, attrs=attrs, features=features,
+                            trace=trace)
+
+
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_ABSENT: Any = object()
+_FIELDS_READ = frozenset(("kind", "tag", "keys"))
+
+
+def _plain_strings(items: Any) -> bool:
+    """An array of strings that ``truncate_strings`` leaves as they are (ASCII, no NUL)."""
+    if type(items) is not list and type(items) is not tuple:
+        return False
+    try:
+        joined = "".join(items)  # (only strings join)
+    except TypeError:
+        return False
+    return joined.isascii() and "\0" not in joined
+
+
+def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
+    """The target of a TargetJSON dict of the common types, or None: the general path's.
+
+    Follows ``truncate_strings`` (nothing to cut: ASCII strings without NUL) and
+    ``_from_config`` with ``value_from_json`` for what it accepts; the trace is the one the
+    general path keeps. Values are checked once, after the hook (which sees them as given,
+    as TVM's does); anything the hook refuses, the general path refuses in its words.
+    """
+    if type(config) is not dict:
+        return None
+    name = config.get("kind")
+    schema = ctx.schema
+    entry = _PLANS.get(id(schema))
+    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    plan = table.get(name) if type(name) is str else None
+    if plan is None:
+        return None
+    hook = plan.hook
+    features = hook_out = hook_keys = None
+    filled: set[str] | frozenset[str] = frozenset()
+    if hook is None:
+        given = config.copy()  # its arrays are copied below, as the loop meets them
+    else:
+        # As truncate_strings copies them: arrays as lists, the rest as they are.
+        given = {key: [*value] if type(value) is list or type(value) is tuple else value
+                 for key, value in config.items()}
+        config = given.copy()
+        filled = set()
+        try:
+            config, features = hook.run(config, ctx.environment, filled)
+        except Exception:  # noqa: BLE001  (whatever it is, the general path meets it again)
+            return None
+        hook_out, hook_keys = config, config.get("keys")
+    tag = config.get("tag", "")
+    if type(tag) is not str or not tag.isascii() or "\0" in tag:
+        return None
+    user_keys = config.get("keys", _ABSENT)  # (a null "keys" is an error: the general path's)
+    if hook is not None:  # the trace keeps the hook's config stripped of the fields
+        config.pop("kind", None)
+        config.pop("tag", None)
+        config.pop("keys", None)
+    if hook is None and (type(user_keys) is list or type(user_keys) is tuple):
+        given["keys"] = [*user_keys]
+    wanted = plan.json_types
+    attrs = plan.defaults.copy()
+    for key, value in config.items():
+        if key in _FIELDS_READ:
+            continue  # (the caller's own dict, when no hook ran: left as it is)
+        kind = type(value)
+        want = wanted.get(key)
+        if kind is want:
+            if kind is str:
+                if not value.isascii() or "\0" in value:
+                    return None
+            elif kind is int:
+                if not _INT64_MIN <= value <= _INT64_MAX:
+                    return None
+            elif kind is list:
+                if not _plain_strings(value):
+                    return None
+                if hook is None:
+                    given[key] = [*value]
+                value = tuple(value)
+        elif want is bool and kind is int:
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                return None
+            value = value != 0
+        elif want is list and kind is tuple:
+            if not _plain_strings(value):
+                return None
+            if hook is None:
+                given[key] = [*value]
+        else:
+            return None  # a null, a nested target, a wrong type: the general path reads it
+        attrs[key] = value
+    device = attrs.get("device")
+    if user_keys is _ABSENT:
+        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
+    else:
+        if not _plain_strings(user_keys):
+            return None
+        keys = [*user_keys]
+        if type(device) is str:
+            keys.append(device)
+        if plan.default_keys_always:
+            keys.extend(plan.default_keys)
+    if len(keys) > 1:
+        keys = [*dict.fromkeys(keys)]
+    trace: tuple[Any, ...] = (
+        "json", given, ctx.tag, (), place, None if hook is None else hook.name, hook_out,
+        hook_keys, filled, False, ctx.source, frozenset(), None, ())
+    assert ctx.make is not None
+    return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=tuple(keys),
+                            host=None, attrs=attrs, features=features, trace=trace)

@@ -1,0 +1,174 @@
+"""The one-pass reader of plain text (``_lower/plan.py``) reads exactly what the general path
+reads: the same Target (its JSON, the types of its values, keys, features) and the same trace;
+and it takes the plain texts it was made for."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from golden import records
+from hypothesis import given
+from hypothesis import strategies as st
+
+import targetlang as tl
+from targetlang._lower.core import Context, Place, from_raw_string_general
+from targetlang._lower.dialects import DIALECTS, load
+from targetlang._lower.plan import read_plain_text
+from targetlang.strategies import grammar_sentences, malformed_strings, target_strings
+from targetlang.target import Target
+
+SCHEMA = load("tvm-0.21")
+ENVIRONMENTS = st.sampled_from([None, tl.Environment.no_gpu(),
+                                tl.Environment(system_triple="aarch64-linux-gnu",
+                                               cuda_arch="sm_86", rocm_arch="gfx90a",
+                                               rocm_api_version=300)])
+
+# Plain words as users write them, and the awkward ones: signs, big numbers, empty items.
+_VALUES = st.one_of(
+    st.sampled_from(["sm_80", "sm_50", "gfx908", "gfx", "x86_64-linux-gnu", "aarch64-linux-gnu",
+                     "cortex-a72", "cortex-m7", "+neon,+dotprod", "+nodsp", "cudnn,cublas",
+                     "a,,b", ",", "gpu", "cpu,arm_cpu", "0", "1", "32", "-1", "+5", "007",
+                     "99999999999999999999", "1x", "true", "mkldnn", "sm_80=1"]),
+    st.from_regex(r"[a-z0-9_,+.=-]{1,8}", fullmatch=True))
+
+
+@st.composite
+def plain_texts(draw: st.DrawFn) -> str:
+    """Kind and options of TVM 0.21's schema (and a few it has not), in every form."""
+    kind = draw(st.sampled_from([*SCHEMA.kinds, "nosuchkind"]))
+    names = [*SCHEMA.kinds[kind].attrs] if kind in SCHEMA.kinds else ["mcpu"]
+    words = [kind]
+    for _ in range(draw(st.integers(0, 6))):
+        name = draw(st.one_of(st.sampled_from(names), st.sampled_from(["nope", "kind", ""])))
+        dashes = draw(st.sampled_from(["-", "-", "--"]))
+        form = draw(st.sampled_from(["assign", "assign", "spaced", "flag"]))
+        if form == "flag":
+            words.append(f"{dashes}{name}")
+        elif form == "spaced":
+            words.append(f"{dashes}{name} {draw(_VALUES)}")
+        else:
+            words.append(f"{dashes}{name}={draw(_VALUES)}")
+    spaces = draw(st.sampled_from([" ", " ", "  "]))
+    return draw(st.sampled_from(["", " "])) + spaces.join(words)
+
+
+def _read_both(text: str, environment: tl.Environment | None,
+               dialect: str = "tvm-0.21") -> tuple[Target | None, Any]:
+    ctx = Context(load(dialect), environment, text, Target)
+    fast = read_plain_text(text, ctx, Place())
+    try:
+        general: Any = from_raw_string_general(text, ctx, Place())
+    except tl.TargetError as e:
+        general = e
+    return fast, general
+
+
+def _same(fast: Target, general: Target) -> None:
+    assert json.dumps(fast.to_json()) == json.dumps(general.to_json())
+    assert [(k, type(v)) for k, v in fast.attrs.items()] == \
+        [(k, type(v)) for k, v in general.attrs.items()]
+    assert (fast.kind, fast.tag, fast.keys, fast.dialect, dict(fast.features)) == \
+        (general.kind, general.tag, general.keys, general.dialect, dict(general.features))
+    assert fast._trace == general._trace
+
+
+@given(st.one_of(plain_texts(), target_strings(), grammar_sentences(), malformed_strings()),
+       ENVIRONMENTS)
+def test_plain_text_reader_agrees_with_the_general_path(text: str,
+                                                        environment: tl.Environment | None
+                                                        ) -> None:
+    fast, general = _read_both(text, environment)
+    if fast is not None:
+        assert isinstance(general, Target), (text, general)
+        _same(fast, general)
+
+
+@given(plain_texts(), st.sampled_from(sorted(DIALECTS)), ENVIRONMENTS)
+def test_plain_text_reader_agrees_in_every_dialect(text: str, dialect: str,
+                                                   environment: tl.Environment | None) -> None:
+    fast, general = _read_both(text, environment, dialect)
+    if fast is not None:
+        assert isinstance(general, Target), (text, general)
+        _same(fast, general)
+
+
+def test_plain_text_reader_takes_the_plain_golden_texts() -> None:
+    taken = plain = 0
+    for record in records():
+        text = record["input"]
+        if not record["ok"] or text.startswith("{") or "'" in text or "\\" in text \
+                or "host" in text or "from_device" in text or "\0" in text \
+                or text in SCHEMA.tag_configs:
+            continue
+        plain += 1
+        fast, general = _read_both(text, tl.Environment.no_gpu())
+        if fast is not None:
+            taken += 1
+            assert isinstance(general, Target), text
+            _same(fast, general)
+    assert plain > 1000
+    # The golden corpus is rich in TVM's integer quirks ("+5", "0x10", "3x", "true": istream
+    # rules) and in composite's nested targets, which the general path reads; the rest is taken.
+    assert taken >= 0.6 * plain, (taken, plain)
+
+
+# ---- TargetJSON dicts: read_plain_config against from_config ------------------------------
+
+from targetlang._lower.core import from_config, truncate_strings  # noqa: E402
+from targetlang._lower.plan import read_plain_config  # noqa: E402
+from targetlang.strategies import targets  # noqa: E402
+
+_JSON_VALUES = st.one_of(
+    _VALUES, st.integers(-(2**64), 2**64), st.booleans(), st.none(), st.floats(allow_nan=False),
+    st.lists(st.one_of(_VALUES, st.integers(0, 3)), max_size=3), st.text(max_size=4),
+    st.sampled_from(["a\0b", "caf\u00e9", "\ud800", ["x\0"], ("gpu", "cpu"), {"kind": "llvm"}]))
+
+
+@st.composite
+def plain_configs(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from([*SCHEMA.kinds, "nosuchkind"]))
+    names = [*SCHEMA.kinds[kind].attrs] if kind in SCHEMA.kinds else ["mcpu"]
+    config: dict[str, Any] = {"kind": kind}
+    for _ in range(draw(st.integers(0, 6))):
+        config[draw(st.one_of(st.sampled_from(names),
+                              st.sampled_from(["nope", "features", "keys", "tag"])))] = \
+            draw(_JSON_VALUES)
+    return config
+
+
+def _read_config_both(config: dict[str, Any], environment: tl.Environment | None,
+                      dialect: str = "tvm-0.21") -> tuple[Target | None, Any]:
+    ctx = Context(load(dialect), environment, None, Target)
+    fast = read_plain_config(config, ctx, Place())
+    try:
+        general: Any = from_config(truncate_strings(dict(config)), ctx, Place())
+    except Exception as e:  # noqa: BLE001  (the general path's answer, whatever it is)
+        general = e
+    return fast, general
+
+
+@given(st.one_of(plain_configs(), targets().map(lambda t: t.to_json())),
+       st.sampled_from(sorted(DIALECTS)), ENVIRONMENTS)
+def test_plain_config_reader_agrees_with_the_general_path(config: dict[str, Any], dialect: str,
+                                                          environment: tl.Environment | None
+                                                          ) -> None:
+    fast, general = _read_config_both(config, environment, dialect)
+    if fast is not None:
+        assert isinstance(general, Target), (config, general)
+        _same(fast, general)
+
+
+def test_plain_config_reader_takes_the_exports_of_the_golden_targets() -> None:
+    taken = total = 0
+    for record in records():
+        if not record["ok"] or "host" in record["export"] or "from_device" in record["export"]:
+            continue
+        total += 1
+        fast, general = _read_config_both(record["export"], None)
+        if fast is not None:
+            taken += 1
+            assert isinstance(general, Target)
+            _same(fast, general)
+    assert total > 1000
+    assert taken >= 0.9 * total, (taken, total)
