@@ -16,38 +16,39 @@ from typing import Any
 from .._schema.compilation import facts
 from ..errors import UnknownKindError, did_you_mean
 from ..target import Target, kinds, tags
-from .common import EXIT_INVALID, EXIT_OK, Io, add_dialect, add_json, dump_json
-
-
-def _add(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=help, description=description,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    return parser
+from .common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    Io,
+    add_dialect,
+    add_json,
+    add_subcommand,
+    dump_json,
+)
 
 
 def register(sub: Any) -> None:
     """Add the subcommands of this module to ``sub`` (``build_parser``'s subparsers)."""
-    p = _add(sub, "kinds", "list the target kinds, or show one with its attributes",
-             "List the target kinds of the dialect; with KIND, show its attributes, their "
-             "types and defaults.")
+    p = add_subcommand(sub, "kinds", "list the target kinds, or show one with its attributes",
+                       "List the target kinds of the dialect; with KIND, show its attributes, their "
+                       "types and defaults.")
     p.add_argument("names", nargs="*", metavar="KIND", help="kinds to show")
     add_dialect(p)
     add_json(p)
     p.set_defaults(handler=_kinds)
 
-    p = _add(sub, "tags", "list the registered tags, or show one",
-             "List the registered tags of the dialect (NAME may be a glob: 'nvidia/*'); with "
-             "an exact NAME, show its target, each attribute with its type.")
+    p = add_subcommand(sub, "tags", "list the registered tags, or show one",
+                       "List the registered tags of the dialect (NAME may be a glob: 'nvidia/*'); with "
+                       "an exact NAME, show its target, each attribute with its type.")
     p.add_argument("names", nargs="*", metavar="NAME", help="tags to show, or glob patterns")
     p.add_argument("--kind", help="only tags of this kind")
     add_dialect(p)
     add_json(p)
     p.set_defaults(handler=_tags)
 
-    p = _add(sub, "schema", "print the JSON Schema of TargetJSON",
-             "Print the JSON Schema (draft 2020-12) of TargetJSON in the dialect, for editors "
-             "and validators.")
+    p = add_subcommand(sub, "schema", "print the JSON Schema of TargetJSON",
+                       "Print the JSON Schema (draft 2020-12) of TargetJSON in the dialect, for editors "
+                       "and validators.")
     add_dialect(p)
     p.add_argument("--compact", action="store_true", help="one line of JSON")
     p.set_defaults(handler=_schema)

@@ -12,7 +12,7 @@ import json
 import re
 import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..environment import Environment
 from ..errors import TargetError
@@ -56,6 +56,14 @@ def dialect_name(name: str) -> str:
 def dialect_or_auto(name: str) -> str:
     """An argparse type: a known dialect's name, or ``auto`` (migrate's ``--from``)."""
     return name if name == "auto" else dialect_name(name)
+
+
+def add_subcommand(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand's parser, its description printed as written."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help, description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
 
 
 def add_targets(parser: argparse.ArgumentParser, help: str | None = None) -> None:

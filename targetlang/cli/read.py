@@ -19,6 +19,7 @@ from .common import (
     add_dialect,
     add_environment,
     add_json,
+    add_subcommand,
     add_targets,
     dump_json,
     error_json,
@@ -28,25 +29,18 @@ from .common import (
 )
 
 
-def _add(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=help, description=description,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    return parser
-
-
 def register(sub: Any) -> None:
     """Add the subcommands of this module to ``sub`` (``build_parser``'s subparsers)."""
-    p = _add(sub, "parse", "print the canonical JSON of each target",
-             "Print each target's canonical TargetJSON (indented for TARGET arguments, one "
-             "line per target for standard input).")
+    p = add_subcommand(sub, "parse", "print the canonical JSON of each target",
+                       "Print each target's canonical TargetJSON (indented for TARGET arguments, one "
+                       "line per target for standard input).")
     add_targets(p)
     add_dialect(p)
     add_environment(p)
     p.add_argument("--compact", action="store_true", help="one line of JSON per target")
     p.set_defaults(handler=_parse)
 
-    p = _add(sub, "format", "print each target as text", "Print each target as text.")
+    p = add_subcommand(sub, "format", "print each target as text", "Print each target as text.")
     add_targets(p)
     add_dialect(p)
     add_environment(p)
@@ -54,10 +48,10 @@ def register(sub: Any) -> None:
                    help="canonical: lossless (default); tvm: exactly TVM 0.21's str()")
     p.set_defaults(handler=_format)
 
-    p = _add(sub, "check", "validate targets (exit 1 if any is invalid)",
-             "Validate each target; report errors with a caret. With --strict, also warn about "
-             "legacy traps TVM accepted silently (-opt-level=3x read as 3, -num-cores=0x10 read "
-             "as 0, a bool given 2, an unknown key, device or library, ...): exit 1 on any.")
+    p = add_subcommand(sub, "check", "validate targets (exit 1 if any is invalid)",
+                       "Validate each target; report errors with a caret. With --strict, also warn about "
+                       "legacy traps TVM accepted silently (-opt-level=3x read as 3, -num-cores=0x10 read "
+                       "as 0, a bool given 2, an unknown key, device or library, ...): exit 1 on any.")
     add_targets(p)
     add_dialect(p)
     add_environment(p)
@@ -65,19 +59,19 @@ def register(sub: Any) -> None:
     p.add_argument("--strict", action="store_true", help="also report legacy traps (exit 1)")
     p.set_defaults(handler=_check)
 
-    p = _add(sub, "explain", "show each target as a tree, with where each value came from",
-             "Show each target as a tree: kind, keys, every attribute, host and devices, each "
-             "value with where it came from: written, tag, default, target parser, "
-             "environment, -device, device query.")
+    p = add_subcommand(sub, "explain", "show each target as a tree, with where each value came from",
+                       "Show each target as a tree: kind, keys, every attribute, host and devices, each "
+                       "value with where it came from: written, tag, default, target parser, "
+                       "environment, -device, device query.")
     add_targets(p)
     add_dialect(p)
     add_environment(p)
     add_json(p, "the tree as JSON")
     p.set_defaults(handler=_explain)
 
-    p = _add(sub, "diff", "the semantic difference of two targets (exit 1 if they differ)",
-             "Compare two targets by meaning (their TargetJSON, defaults included), however "
-             "each was written. Exit 0 when equal, 1 when they differ.")
+    p = add_subcommand(sub, "diff", "the semantic difference of two targets (exit 1 if they differ)",
+                       "Compare two targets by meaning (their TargetJSON, defaults included), however "
+                       "each was written. Exit 0 when equal, 1 when they differ.")
     add_targets(p, "the two targets (default: the first two lines of standard input)")
     add_dialect(p)
     add_environment(p)
@@ -87,12 +81,12 @@ def register(sub: Any) -> None:
                         "environment, target parser, ...)")
     p.set_defaults(handler=_diff)
 
-    p = _add(sub, "tvmc", "read tvmc's --target lists (BYOC codegens, target, host)",
-             "Read tvmc's multi-target syntax and print its codegens (with typed options) and "
-             "the target with its host as JSON. Takes the list as TARGET, or as tvmc took "
-             "it: --target=LIST and per-kind options --target-KIND-OPTION=VALUE.\n\n"
-             "  targetlang tvmc \"ethos-u -accelerator_config=ethos-u55-256, cmsis-nn, c\"\n"
-             "  targetlang tvmc --target=\"cmsis-nn, c\" --target-c-mcpu=cortex-m55")
+    p = add_subcommand(sub, "tvmc", "read tvmc's --target lists (BYOC codegens, target, host)",
+                       "Read tvmc's multi-target syntax and print its codegens (with typed options) and "
+                       "the target with its host as JSON. Takes the list as TARGET, or as tvmc took "
+                       "it: --target=LIST and per-kind options --target-KIND-OPTION=VALUE.\n\n"
+                       "  targetlang tvmc \"ethos-u -accelerator_config=ethos-u55-256, cmsis-nn, c\"\n"
+                       "  targetlang tvmc --target=\"cmsis-nn, c\" --target-c-mcpu=cortex-m55")
     add_targets(p, "tvmc target list; default: standard input, one per line")
     p.add_argument("--target", dest="tvmc_target", metavar="LIST", help="as tvmc's --target")
     add_dialect(p)
