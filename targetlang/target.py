@@ -434,9 +434,21 @@ def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
 
 # ---- schema introspection -------------------------------------------------------------------
 
-def dialects() -> Mapping[str, str]:
-    """Every dialect targetlang knows, each with a one-line description."""
-    return MappingProxyType({name: d.description for name, d in DIALECTS.items()})
+def dialects() -> Mapping[str, tuple[str, ...]]:
+    """Every dialect targetlang knows, each with the TVM releases of its family (oldest first).
+
+    Releases that read targets alike share a family: ``dialects()["tvm-0.26"] ==
+    ("tvm-0.25", "tvm-0.26")``; an extension (``collage``) maps to the releases of the dialect
+    it extends. :func:`release_families` has each family once, by its newest release.
+    """
+    by_release = {release: members for members in families().values() for release in members}
+    out: dict[str, tuple[str, ...]] = {}
+    for name in DIALECTS:
+        base: str | None = name
+        while base is not None and base not in by_release:  # an extension: its base's family
+            base = DIALECTS[base].base
+        out[name] = by_release[base] if base is not None else ()
+    return MappingProxyType(out)
 
 
 def release_families() -> Mapping[str, tuple[str, ...]]:
@@ -444,7 +456,7 @@ def release_families() -> Mapping[str, tuple[str, ...]]:
 
     A family is a run of consecutive releases that read targets alike (kinds, attributes,
     types, defaults, keys, hooks, text and JSON rules); its releases may register different
-    tags. It is named by its newest release: ``{"tvm-0.25": ("tvm-0.25", "tvm-0.26"), ...}``.
+    tags. It is named by its newest release: ``{"tvm-0.26": ("tvm-0.25", "tvm-0.26"), ...}``.
     """
     return MappingProxyType(families())
 

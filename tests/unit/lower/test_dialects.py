@@ -137,3 +137,16 @@ def test_every_release_is_a_dialect_in_the_family_its_facts_name() -> None:
     assert {f"tvm-0.{n}" for n in range(6, 28)} <= set(tl.dialects())
     assert tl.detect_dialect("llvm -keys=cpu -link-params=0 -mcpu=broadwell -num-cores=2") \
         == "tvm-0.9"
+
+
+def test_dialects_map_each_family_to_its_releases() -> None:
+    """API.md: ``dialects()`` lists every dialect and maps each family to its releases."""
+    listed = tl.dialects()
+    families = tl.release_families()
+    for family, members in families.items():
+        assert family in members and family == members[-1]  # named by its newest release
+        for member in members:
+            assert listed[member] == members
+    assert set(listed) == {m for ms in families.values() for m in ms} | {"collage"}
+    assert listed["tvm-0.26"] == ("tvm-0.25", "tvm-0.26")
+    assert listed["collage"] == ("tvm-0.21",)  # an extension: the family it extends
