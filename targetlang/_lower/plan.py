@@ -81,6 +81,21 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     return table
 
 
+def _keys(plan: KindPlan, user_keys: Any, device: Any) -> list[Any]:
+    """The keys FromConfig sets: the user's (None: none given), then ``-device``, then the
+    kind's defaults where the release adds them; or the device and the kind's defaults;
+    each once, in order."""
+    if user_keys is None:
+        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
+    else:
+        keys = [*user_keys]
+        if type(device) is str:
+            keys.append(device)
+        if plan.default_keys_always:
+            keys.extend(plan.default_keys)
+    return [*dict.fromkeys(keys)] if len(keys) > 1 else keys
+
+
 def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
     """The target of plain ``text`` (no quotes, no backslashes), or None: the general path's.
 
@@ -164,19 +179,10 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
                 return None
         attrs = {**plan.defaults, **config}
     device = attrs.get("device")
-    if user_keys is None:
-        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
-    else:
-        if type(user_keys) is not tuple and not (
-                type(user_keys) is list and all(type(k) is str for k in user_keys)):
-            return None
-        keys = [*user_keys]
-        if type(device) is str:
-            keys.append(device)
-        if plan.default_keys_always:
-            keys.extend(plan.default_keys)
-    if len(keys) > 1:
-        keys = [*dict.fromkeys(keys)]
+    if user_keys is not None and type(user_keys) is not tuple and not (
+            type(user_keys) is list and all(type(k) is str for k in user_keys)):
+        return None
+    keys = _keys(plan, user_keys, device)
     trace: tuple[Any, ...] = ("text", given, ctx.tag, text, place, None if hook is None else hook.name,
              hook_out, hook_keys, filled, False, ctx.source, frozenset(), None, ())
     assert ctx.make is not None
@@ -278,18 +284,9 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
             return None  # a null, a nested target, a wrong type: the general path reads it
         attrs[key] = value
     device = attrs.get("device")
-    if user_keys is _ABSENT:
-        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
-    else:
-        if not _plain_strings(user_keys):
-            return None
-        keys = [*user_keys]
-        if type(device) is str:
-            keys.append(device)
-        if plan.default_keys_always:
-            keys.extend(plan.default_keys)
-    if len(keys) > 1:
-        keys = [*dict.fromkeys(keys)]
+    if user_keys is not _ABSENT and not _plain_strings(user_keys):
+        return None
+    keys = _keys(plan, None if user_keys is _ABSENT else user_keys, device)
     trace: tuple[Any, ...] = (
         "json", given, ctx.tag, (), place, None if hook is None else hook.name, hook_out,
         hook_keys, filled, False, ctx.source, frozenset(), None, ())
