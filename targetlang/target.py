@@ -228,17 +228,16 @@ class Target:
 
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
         """``"canonical"``: lossless text; ``"tvm"``: byte-identical to TVM 0.21's ``str()``."""
+        if style == "canonical":
+            text = self._canonical
+            if text is None:
+                formats = _TEXT or _text_module()
+                text = formats.plain_legacy(self) or formats.canonical(self, parse)
+                self._canonical = text
+            return text
         if style == "tvm":
-            from ._formats.text import tvm_string  # on first use: kept out of start-up
-
-            return tvm_string(self)
-        if style != "canonical":
-            raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
-        if self._canonical is None:
-            from ._formats.text import canonical  # on first use: kept out of start-up
-
-            self._canonical = canonical(self, parse)
-        return self._canonical
+            return (_TEXT or _text_module()).tvm_string(self)  # type: ignore[no-any-return]
+        raise ValueError(f"unknown style {style!r}: use 'canonical' or 'tvm'")
 
     def __str__(self) -> str:
         return self.to_string()
@@ -313,6 +312,19 @@ class Target:
             else:
                 config[key] = _plain(value)
         return from_json(config, dialect=self._dialect)
+
+
+#: ``targetlang._formats.text``, imported on first use (kept out of start-up; an import
+#: statement in ``to_string`` would cost each call a lookup).
+_TEXT: Any = None
+
+
+def _text_module() -> Any:
+    global _TEXT
+    from ._formats import text
+
+    _TEXT = text
+    return text
 
 
 #: ``Target._template`` of a target exported once (no template kept yet).

@@ -15,10 +15,12 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .._lower.dialects import load
+from .._lower.plan import CODE_BOOL, CODE_INT, CODE_STR, CODE_STRS, plans, settles_to_itself
 from .._syntax import rules
 from ..errors import TargetError
 
 if TYPE_CHECKING:
+    from .._lower.plan import KindPlan
     from ..target import Target
 
 #: Hosts and devices nested deeper than this are written as JSON: each level of legacy
@@ -55,6 +57,9 @@ def tvm_string(target: Target) -> str:
 
 def canonical(target: Target, parse: Callable[..., Target]) -> str:
     """Lossless text: legacy syntax when ``parse`` reads it back as the same target, else JSON."""
+    plain = plain_legacy(target)
+    if plain is not None:
+        return plain
     legacy = _legacy(target)
     if legacy is not None:
         try:
@@ -67,6 +72,92 @@ def canonical(target: Target, parse: Callable[..., Target]) -> str:
                                    and _same_json(again.to_json(), target.to_json())):
                 return legacy
     return json_text(target)
+
+
+#: (dialect, kind) -> the kind's one-pass plan, the Python type of each attribute value it
+#: writes as a plain word, and the words of its integer defaults (None: no plan); made once.
+_WRITERS: dict[tuple[str, str], Any] = {}
+_UNKNOWN: Any = object()
+_TYPE_OF_CODE = {CODE_STR: str, CODE_STRS: tuple, CODE_INT: int, CODE_BOOL: bool}
+
+
+def _writer(dialect: str, kind: str) -> tuple[KindPlan, dict[str, type],
+                                                 dict[str, tuple[Any, str]]] | None:
+    plan = plans(load(dialect)).get(kind)
+    if plan is None or plan.codes.get("keys") != CODE_STRS or plan.codes.get("tag") != CODE_STR:
+        return None
+    want = {key: _TYPE_OF_CODE[code] for key, code in plan.codes.items()}
+    # Most attributes of a target hold their kind's default, the very object: its word once.
+    words: dict[str, tuple[Any, str]] = {}
+    for key, value in plan.defaults.items():
+        if isinstance(value, int) and 0 <= value < 10**18 and type(value) is want.get(key):
+            words[key] = (value, f"-{key}={value:d}")
+    return plan, want, words
+
+
+def plain_legacy(target: Target) -> str | None:
+    """``_legacy(target)`` for a target whose read-back is shown without reading the text.
+
+    For a target without a host, in a dialect with one-pass plans, whose keys, tag and
+    attributes are plain words of their attribute's type (see ``_lower/plan.py``), the text
+    is the plain words ``read_plain_text`` types back to these very values; what it then
+    makes of them is ``settle``'s, as ``settles_to_itself`` shows without reading the text
+    (hook, keys, defaults). Anything else returns None: ``canonical`` reads its text back.
+    """
+    # (Target's slots, read directly: its properties cost a call each on this hot path)
+    if target._host is not None:
+        return None
+    kind_name, keys, tag = target._kind, target._keys, target._tag
+    writer = _WRITERS.get((target._dialect, kind_name), _UNKNOWN)
+    if writer is _UNKNOWN:
+        writer = _WRITERS[target._dialect, kind_name] = _writer(target._dialect, kind_name)
+    if writer is None or not keys or "" in keys:
+        return None
+    plan, want, default_words = writer
+    commas = len(keys) - 1  # the commas the text holds: those between array items
+    try:
+        words = [kind_name, "-keys=" + ",".join(keys)]
+    except TypeError:
+        return None
+    if tag:
+        words.append("-tag=" + tag)
+    attrs = target._attrs  # (sorted by name, as Target._create keeps them)
+    append = words.append
+    for key, value in attrs.items():
+        default = default_words.get(key)
+        if default is not None and default[0] is value:
+            append(default[1])
+            continue
+        kind = type(value)
+        if kind is not want.get(key):
+            return None  # not a type the reader takes as a plain word: a null, a target, ...
+        if kind is int:  # the reader takes up to 18 digits, and no sign
+            if not 0 <= value < 10**18:
+                return None
+            append(f"-{key}={value}")
+        elif kind is str:
+            if not value:
+                return None
+            append(f"-{key}={value}")
+        elif kind is bool:
+            append(f"-{key}=1" if value else f"-{key}=0")
+        else:  # a tuple (of strings: the join says)
+            if not value or "" in value:
+                return None
+            try:
+                append(f"-{key}={','.join(value)}")
+            except TypeError:
+                return None
+            commas += len(value) - 1
+    text = " ".join(words)
+    # No value holds a space or a comma of its own (each would split it), nor a quote or an
+    # escape (the reader's), a NUL, a lone surrogate or "mkldnn" (parse()'s before it; only
+    # ASCII is let through, which has no surrogates).
+    if text.count(" ") != len(words) - 1 or text.count(",") != commas \
+            or not text.isascii() or "'" in text or "\\" in text or "\0" in text \
+            or "mkldnn" in text:
+        return None
+    return text if settles_to_itself(plan, tag, keys, attrs) else None
 
 
 def _same_json(a: Any, b: Any) -> bool:

@@ -30,14 +30,20 @@ if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time
 class Hook:
     """A kind's target-parser hook: TVM's name for it, and what it does.
 
+    ``keeps``, where known, tells from a target's attributes alone that ``run`` with no
+    environment leaves them as they are and raises nothing (canonical text then needs no
+    read-back to show it reads as the target); None: run it to know.
+
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
 
-    __slots__ = ("name", "run")
+    __slots__ = ("name", "run", "keeps")
 
-    def __init__(self, name: str, run: TargetParser) -> None:
+    def __init__(self, name: str, run: TargetParser,
+                 keeps: Callable[[Mapping[str, Any]], bool] | None = None) -> None:
         self.name = name
         self.run = run
+        self.keeps = keeps
 
     def __repr__(self) -> str:
         return f"Hook({self.name!r})"
@@ -250,6 +256,15 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tu
     return config, None
 
 
+def _cpu_keeps(attrs: Mapping[str, Any]) -> bool:
+    """Neither M- nor A-profile Arm: with no environment ParseTarget changes nothing."""
+    mtriple, mcpu = attrs.get("mtriple"), attrs.get("mcpu")
+    if not (mtriple is None or type(mtriple) is str) or not (mcpu is None or type(mcpu) is str):
+        return False
+    return not _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP) and \
+        not is_aarch32(mtriple, mcpu) and not is_aarch64(mtriple)
+
+
 def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``UpdateCUDAAttrs``: validate ``-arch`` or fill it in from the first GPU."""
     if "arch" in config:
@@ -260,6 +275,11 @@ def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> t
         config["arch"] = env.cuda_arch
         from_env.add("arch")
     return config, None
+
+
+def _cuda_keeps(attrs: Mapping[str, Any]) -> bool:
+    arch = attrs.get("arch", "sm_")  # (a null arch is given, and not a string)
+    return type(arch) is str and arch.startswith("sm_")
 
 
 def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -273,6 +293,12 @@ def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> 
         config["mcpu"] = env.cuda_arch
         from_env.add("mcpu")
     return config, None
+
+
+def _nvptx_keeps(attrs: Mapping[str, Any]) -> bool:
+    mcpu = attrs.get("mcpu", "sm_")
+    return attrs.get("mtriple") == "nvptx64-nvidia-cuda" and type(mcpu) is str and \
+        mcpu.startswith("sm_")
 
 
 def _gfx_version(mcpu: str) -> str:
@@ -302,6 +328,12 @@ def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> t
         config["mattr"] = mattr
         from_env.add("mattr")
     return config, None
+
+
+def _rocm_keeps(attrs: Mapping[str, Any]) -> bool:
+    mcpu = attrs.get("mcpu", "gfx0")
+    return attrs.get("mtriple") == "amdgcn-amd-amdhsa-hcc" and type(mcpu) is str and \
+        _gfx_version(mcpu) != ""
 
 
 def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -338,10 +370,10 @@ HOOKS_027: Mapping[str, Hook] = {"webgpu": Hook("UpdateWebGPUAttrs", parse_webgp
 
 #: Which kinds have a target parser (``set_target_parser`` in target_kind.cc).
 TARGET_PARSERS: Mapping[str, Hook] = {
-    "llvm": Hook("parsers::cpu::ParseTarget", parse_cpu),
-    "c": Hook("parsers::cpu::ParseTarget", parse_cpu),
-    "cuda": Hook("UpdateCUDAAttrs", parse_cuda),
-    "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx),
-    "rocm": Hook("UpdateROCmAttrs", parse_rocm),
-    "test": Hook("TestTargetParser", parse_test),
+    "llvm": Hook("parsers::cpu::ParseTarget", parse_cpu, _cpu_keeps),
+    "c": Hook("parsers::cpu::ParseTarget", parse_cpu, _cpu_keeps),
+    "cuda": Hook("UpdateCUDAAttrs", parse_cuda, _cuda_keeps),
+    "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx, _nvptx_keeps),
+    "rocm": Hook("UpdateROCmAttrs", parse_rocm, _rocm_keeps),
+    "test": Hook("TestTargetParser", parse_test, lambda attrs: True),
 }

@@ -16,6 +16,7 @@ A property test checks that whatever this reads, the general path reads the same
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 # How a plain word becomes a value, by the attribute's type (others: the general path).
 _STR, _STRS, _INT, _BOOL = 1, 2, 3, 4
+#: (the codes of ``KindPlan.codes``, for the writer of plain canonical text)
+CODE_STR, CODE_STRS, CODE_INT, CODE_BOOL = _STR, _STRS, _INT, _BOOL
 _CODES = {STR: _STR, array_of(STR): _STRS, INT: _INT, BOOL: _BOOL}
 _JSON_TYPES: dict[int, type] = {_STR: str, _STRS: list, _INT: int, _BOOL: bool}
 #: Options the general path reads: a nested target, a device query, derived features.
@@ -151,9 +154,15 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
     return _construct(plan, given, ctx, text, place)
 
 
-def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
-               place: Place) -> Target | None:
-    """``_from_config`` for a config typed from plain text (see there for each step)."""
+#: What ``settle`` makes of a plain config: tag, keys, attributes, features, and for the
+#: trace the hook's config, its keys and what it filled in. (A plain tuple: a named one's
+#: constructor is a Python call on the hot path.)
+Settled = tuple[Any, tuple[Any, ...], dict[str, Any], Any, Any, Any, "set[str] | frozenset[str]"]
+
+
+def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled | None:
+    """``_from_config``'s last steps (hook, tag, keys, attributes over the defaults) for a
+    config typed from plain text, or None where the general path must decide."""
     hook = plan.hook
     features = hook_out = hook_keys = None
     filled: set[str] | frozenset[str] = frozenset()
@@ -166,7 +175,7 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
     else:
         filled = set()
         try:
-            config, features = hook.run(given.copy(), ctx.environment, filled)
+            config, features = hook.run(given.copy(), environment, filled)
         except TargetError:
             return None  # the general path words the error
         hook_out, hook_keys = config, config.get("keys")
@@ -183,13 +192,49 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
             type(user_keys) is list and all(type(k) is str for k in user_keys)):
         return None
     keys = _keys(plan, user_keys, device)
+    return tag, tuple(keys), attrs, features, hook_out, hook_keys, filled
+
+
+def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
+                      attrs: Mapping[str, Any]) -> bool:
+    """Whether ``settle``, given exactly these tag, keys and attributes as typed words (with
+    no environment), gives them back unchanged: a plain text of them reads as them."""
+    hook = plan.hook
+    if hook is None or hook.keeps is not None and hook.keeps(attrs):
+        # settle's merge over the defaults adds none; _keys adds none (the device and the
+        # kind's defaults are there already) and drops none (no key twice).
+        device = attrs.get("device")
+        return plan.defaults.keys() <= attrs.keys() and \
+            (type(device) is not str or device in keys) and \
+            (not plan.default_keys_always or all(key in keys for key in plan.default_keys)) \
+            and len(set(keys)) == len(keys)
+    given: dict[str, Any] = {"kind": plan.kind.name, "keys": keys}
+    if tag:
+        given["tag"] = tag
+    given.update(attrs)
+    settled = settle(plan, given, None)
+    if settled is None or settled[0] != tag or settled[1] != keys:
+        return False
+    out = settled[2]
+    # The hook may change a value: equal, and of the same type (== takes True for 1).
+    return len(out) == len(attrs) and all(
+        key in out and (out[key] is value or type(out[key]) is type(value) and out[key] == value)
+        for key, value in attrs.items())
+
+
+def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
+               place: Place) -> Target | None:
+    """``_from_config`` for a config typed from plain text (see ``settle`` for each step)."""
+    settled = settle(plan, given, ctx.environment)
+    if settled is None:
+        return None
+    tag, keys, attrs, features, hook_out, hook_keys, filled = settled
+    hook = plan.hook
     trace: tuple[Any, ...] = ("text", given, ctx.tag, text, place, None if hook is None else hook.name,
              hook_out, hook_keys, filled, False, ctx.source, frozenset(), None, ())
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
-                            keys=tuple(keys), host=None, attrs=attrs, features=features,
-                            trace=trace)
-
+                            keys=keys, host=None, attrs=attrs, features=features, trace=trace)
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1

@@ -1,0 +1,141 @@
+"""The fast writer of canonical text (``plain_legacy`` in ``_formats/text.py``) writes what
+the general writer writes, and only where the general writer's read-back would pass:
+``plain_legacy(t)`` is None, or it is ``_legacy(t)`` and ``parse`` reads it as ``t``.
+
+Its two shortcuts are checked against what they stand for: each hook's ``keeps`` against
+running the hook, and ``settles_to_itself`` against ``settle``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from golden import records
+from hypothesis import given
+from hypothesis import strategies as st
+
+import targetlang as tl
+from targetlang._formats.text import _legacy, plain_legacy
+from targetlang._lower.dialects import DIALECTS, load
+from targetlang._lower.hooks import TARGET_PARSERS
+from targetlang._lower.plan import plans, settle, settles_to_itself
+from targetlang.strategies import target_strings, targets
+from targetlang.target import Target
+
+# The dialects with one-pass plans (the others never take the fast writer).
+PLAIN = [name for name in DIALECTS if any(plans(load(name)).values())]
+
+
+def _check(target: Target) -> bool:
+    """Assert the contract; True when the fast writer answered."""
+    fast = plain_legacy(target)
+    if fast is None:
+        return False
+    assert fast == _legacy(target)
+    again = tl.parse(fast, dialect=target.dialect)
+    assert again == target
+    assert json.dumps(again.to_json()) == json.dumps(target.to_json())  # true is not 1
+    assert target.to_string() == fast
+    return True
+
+
+def test_the_plain_dialects_are_those_of_tvm_021() -> None:
+    assert {"tvm-0.21", "collage"} <= set(PLAIN)
+    assert "tvm-0.19" not in PLAIN and "tvm-0.27" not in PLAIN
+
+
+@pytest.mark.parametrize("dialect", PLAIN)
+@given(data=st.data())
+def test_fast_writer_agrees_with_the_read_back(dialect: str, data: st.DataObject) -> None:
+    _check(data.draw(targets(dialect)))
+
+
+@given(target_strings(), st.sampled_from([None, tl.Environment.no_gpu(),
+                                          tl.Environment(system_triple="aarch64-linux-gnu",
+                                                         rocm_api_version=300)]))
+def test_fast_writer_agrees_on_read_strings(text: str, env: tl.Environment | None) -> None:
+    try:
+        target = tl.parse(text, environment=env)
+    except tl.TargetError:
+        return
+    _check(target)
+
+
+def test_fast_writer_on_the_golden_corpus() -> None:
+    answered = 0
+    total = 0
+    for row in records():
+        try:
+            target = tl.parse(row["input"])
+        except tl.TargetError:
+            continue
+        total += 1
+        answered += _check(target)
+    assert total > 1000
+    assert answered > total // 2  # the fast writer is the common path, not a rarity
+
+
+@pytest.mark.parametrize(("text", "fast"), [
+    ("cuda -arch=sm_80", True),
+    ("vulkan -supports_float16=1", True),
+    ("llvm -mtriple=x86_64-linux-gnu -mattr=+avx2,+fma", True),
+    ("cuda -host=llvm", False),                             # a host: read back
+    ("llvm -mtriple=aarch64-linux-gnu", True),              # the Arm parser runs on it
+    ("llvm -from_device=0", False),                         # nulls
+    ("llvm -opt-level=-1", False),                          # a sign: TVM's istream rules
+    ("llvm -model='a b'", False),                           # a quoted value
+    ("llvm -libs=mkldnn", True),                            # read as dnnl: written so
+    ("llvm -model=mkldnn", False),                          # parse() may rewrite it
+    ("cuda -keys=,", False),                                # no keys
+    ("llvm -opt-level=3x", True),                           # read as 3: written as 3
+])
+def test_fast_writer_cases(text: str, fast: bool) -> None:
+    target = tl.parse(text)
+    assert _check(target) is fast
+    assert tl.parse(target.to_string()) == target
+
+
+_ATTR_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3),
+    st.sampled_from(["sm_80", "sm_5", "gfx908", "gfx", "fx9", "nvptx64-nvidia-cuda",
+                     "amdgcn-amd-amdhsa-hcc", "x86_64-linux-gnu", "aarch64-linux-gnu",
+                     "armv7a-linux-gnueabihf", "arm-none-eabi", "thumbv7em-none-eabi",
+                     "cortex-m7", "cortex-m55", "cortex-a72", "cortex-m0", ""]),
+    st.tuples(st.sampled_from(["+neon", "-neon", "+nodsp", "+nomve", "x"])))
+
+
+@given(st.sampled_from(sorted(TARGET_PARSERS)),
+       st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model"]),
+                       _ATTR_VALUES, max_size=4))
+def test_hook_keeps_means_the_hook_changes_nothing(kind: str, attrs: dict[str, Any]) -> None:
+    hook = TARGET_PARSERS[kind]
+    assert hook.keeps is not None
+    if not hook.keeps(attrs):
+        return
+    config = {"kind": kind, "keys": ["k"], **attrs}
+    out, _features = hook.run(dict(config), None, set())  # raises nothing
+    assert out == config
+    assert [type(v) for v in out.values()] == [type(v) for v in config.values()]
+
+
+@pytest.mark.parametrize("dialect", PLAIN)
+@given(data=st.data())
+def test_settles_to_itself_is_what_settle_says(dialect: str, data: st.DataObject) -> None:
+    target = data.draw(targets(dialect))
+    plan = plans(load(dialect)).get(target.kind)
+    if plan is None or target.host is not None:
+        return
+    keys = data.draw(st.sampled_from([target.keys, (*target.keys, *target.keys[:1]),
+                                      target.keys[1:], ("x", *target.keys)]))
+    attrs = dict(target.attrs)
+    if attrs and data.draw(st.booleans()):
+        del attrs[data.draw(st.sampled_from(sorted(attrs)))]
+    given_config: dict[str, Any] = {"kind": target.kind, "keys": keys}
+    if target.tag:
+        given_config["tag"] = target.tag
+    given_config.update(attrs)
+    settled = settle(plan, given_config, None)
+    expected = settled is not None and settled[0] == target.tag and settled[1] == keys and \
+        settled[2] == attrs and all(type(settled[2][k]) is type(v) for k, v in attrs.items())
+    assert settles_to_itself(plan, target.tag, keys, attrs) == expected
