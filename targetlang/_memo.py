@@ -21,12 +21,16 @@ R = TypeVar("R")
 ORDINARY_CHARS = 2048
 
 
-def _size(value: Any) -> int:
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, tuple):
-        return sum(_size(item) for item in value)
-    return 0
+def _size(values: tuple[Any, ...]) -> int:
+    """Characters of text in ``values`` and the tuples in them (a loop, not a generator: it
+    runs on every call of a memoized function)."""
+    total = 0
+    for value in values:
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, tuple):
+            total += _size(value)
+    return total
 
 
 class BoundedMemo(Generic[P, R]):
@@ -38,7 +42,7 @@ class BoundedMemo(Generic[P, R]):
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if _size(args) + _size(tuple(kwargs.values())) > ORDINARY_CHARS:
+        if _size(args) + (_size(tuple(kwargs.values())) if kwargs else 0) > ORDINARY_CHARS:
             return self._function(*args, **kwargs)
         return self._cached(*args, **kwargs)  # type: ignore[arg-type]  # hashable, as lru_cache needs
 

@@ -27,10 +27,14 @@ class Environment:
     rocm_arch: str | None = None
     rocm_api_version: int | None = None
     _hash: int = field(init=False, repr=False, compare=False)
+    #: the fields as a tuple: parse()'s memo key (hashed in C, where this class's __hash__
+    #: would be a Python call on every warm read)
+    _key: tuple[str | None, str | None, str | None, int | None] = field(
+        init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Environments key parse()'s memo: hashing the fields once keeps warm reads cheap.
         key = (self.system_triple, self.cuda_arch, self.rocm_arch, self.rocm_api_version)
+        object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
     def __hash__(self) -> int:

@@ -87,7 +87,7 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical", "_template", "_mutable", "_traced")
+                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_traced")
 
     _kind: str
     _dialect: str
@@ -101,7 +101,8 @@ class Target:
     _template: dict[str, Any] | None
     #: what to_json() copies of the template: the keys of arrays of strings (as lists), and
     #: those of values holding targets (through _plain)
-    _mutable: tuple[tuple[str, ...], tuple[str, ...]]
+    _arrays: tuple[str, ...]
+    _deep: tuple[str, ...]
     _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -119,7 +120,7 @@ class Target:
         self._tag = tag
         self._keys = keys
         self._host = host
-        self._attrs = MappingProxyType(dict(sorted(attrs.items())))
+        self._attrs = MappingProxyType({key: attrs[key] for key in sorted(attrs)})
         self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None
@@ -179,19 +180,18 @@ class Target:
     def to_json(self) -> dict[str, Any]:
         """Canonical TargetJSON, the shape of TVM's ``Target.export()`` (a fresh dict)."""
         template = self._template
-        if template is None:
+        if template is _EXPORTED_ONCE:
+            template = self._template = self._make_template()
+        elif template is None:
             # Most targets are exported once: build that dict straight away, and keep a
             # template (copied on each later call) only for a target exported again.
             self._template = _EXPORTED_ONCE
             return self._export()
-        if template is _EXPORTED_ONCE:
-            template = self._template = self._make_template()
         out = template.copy()
-        arrays, deep = self._mutable
-        for key in arrays:  # arrays of strings: list copies
+        for key in self._arrays:  # arrays of strings: list copies
             out[key] = [*out[key]]
-        if deep:
-            for key in deep:
+        if self._deep:
+            for key in self._deep:
                 out[key] = _plain(out[key])
         return out
 
@@ -223,7 +223,7 @@ class Target:
                 arrays.append(key)
             elif type(value) is tuple or isinstance(value, Target):
                 deep.append(key)
-        self._mutable = (tuple(arrays), tuple(deep))
+        self._arrays, self._deep = tuple(arrays), tuple(deep)
         return out
 
     def to_string(self, style: Literal["canonical", "tvm"] = "canonical") -> str:
@@ -321,7 +321,7 @@ _TEXT: Any = None
 
 def _text_module() -> Any:
     global _TEXT
-    from ._formats import text
+    from ._formats import text  # on first use: kept out of start-up
 
     _TEXT = text
     return text
@@ -356,9 +356,14 @@ def _unpickle(config: dict[str, Any], dialect: str) -> Target:
 
 def _schema(dialect: str) -> DialectSchema:
     try:
-        return load(dialect)
+        schema = _SCHEMAS[dialect] = load(dialect)
     except KeyError:
         raise ValueError(f"unknown dialect {dialect!r}") from None
+    return schema
+
+
+#: dialect name -> its schema, once _schema has loaded it (a dict lookup on the hot paths)
+_SCHEMAS: dict[str, DialectSchema] = {}
 
 
 def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
@@ -374,7 +379,7 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
         raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
     if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
         return _parse_uncached(text, dialect=dialect, environment=environment)
-    outcome = _parse_memo(text, dialect, environment)
+    outcome = _parse_memo(text, dialect, None if environment is None else environment._key)
     if isinstance(outcome, Target):
         return outcome
     raise outcome._copy()  # a fresh error each time: the cached one keeps no traceback
@@ -384,7 +389,9 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
 # few target strings millions of times. Errors are kept too (and raised afresh each time).
 # Only texts of ordinary size are kept (see parse), so the memo's memory is bounded.
 @functools.lru_cache(maxsize=16384)
-def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Target | TargetError:
+def _parse_memo(text: str, dialect: str,
+                environment_key: tuple[Any, ...] | None) -> Target | TargetError:
+    environment = None if environment_key is None else _environment(environment_key)
     try:
         return _parse_uncached(text, dialect=dialect, environment=environment)
     except TargetError as error:
@@ -394,13 +401,20 @@ def _parse_memo(text: str, dialect: str, environment: Environment | None) -> Tar
         return error.with_traceback(None)
 
 
+@functools.lru_cache(maxsize=64)
+def _environment(key: tuple[Any, ...]) -> Environment:
+    """The environment of ``Environment._key`` (the memo is keyed by the fields)."""
+    return Environment(*key)
+
+
 @with_stack_room
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
     # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
-    ctx = _new_context(Context, (_schema(dialect), environment, text, Target, None))
-    return from_top_level_text(text, ctx)
+    schema = _SCHEMAS.get(dialect) or _schema(dialect)
+    return from_top_level_text(text, _new_context(Context, (schema, environment, text, Target,
+                                                            None)))
 
 
 _new_context = tuple.__new__
@@ -410,13 +424,13 @@ _TOP = Place()
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
-    if type(obj) is dict and getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+    if type(obj) is dict and _TARGETS.level < MAX_TARGET_DEPTH:
         # A config of the common types: the one-pass reader (``_lower/plan.py``), which
         # nests nothing (on a stack too full even for that, the general path makes room).
         try:
+            schema = _SCHEMAS.get(dialect) or _schema(dialect)
             target = read_plain_config(
-                obj, _new_context(Context, (_schema(dialect), environment, None, Target, None)),
-                _TOP)
+                obj, _new_context(Context, (schema, environment, None, Target, None)), _TOP)
         except RecursionError:
             target = None
         if target is not None:

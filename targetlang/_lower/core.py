@@ -48,7 +48,13 @@ _INT64 = (-(2**63), 2**63 - 1)
 MAX_TARGET_DEPTH = 100
 MAX_JSON_DEPTH = 256
 
-_TARGETS = threading.local()  # .level: how many targets the current read is inside
+class _Nesting(threading.local):
+    #: how many targets the current read is inside, per thread (a class default: getattr
+    #: with a default would cost an AttributeError on each hot-path read)
+    level = 0
+
+
+_TARGETS = _Nesting()
 # Strings are skipped in runs (one step per run of plain characters, not per character).
 _JSON_NESTING = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[{]|[\]}]')
 
@@ -216,7 +222,7 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
               ctx, place.at(offset), place.path)
     if not isinstance(config, dict):
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
-    if getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+    if _TARGETS.level < MAX_TARGET_DEPTH:
         # A config of the common types: the one-pass reader (``_lower/plan.py``).
         target = read_plain_config(config, ctx, Place(None, place.path))
         if target is not None:
@@ -262,7 +268,7 @@ def truncate_strings(value: Any, depth: int = 0, cut_at_nul: bool = True) -> Any
 
 def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromRawString``: the grammar's words, each option typed by its attribute."""
-    if getattr(_TARGETS, "level", 0) < MAX_TARGET_DEPTH:
+    if _TARGETS.level < MAX_TARGET_DEPTH:
         # Plain words: the one-pass reader takes what it is sure of (``_lower/plan.py``).
         target = read_plain_text(text, ctx, place)
         if target is not None:
@@ -397,7 +403,7 @@ def from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
                 ) -> Target:
     """``TargetInternal::FromConfig`` (see ``_from_config``), at most ``MAX_TARGET_DEPTH``
     targets deep."""
-    level = getattr(_TARGETS, "level", 0) + 1
+    level = _TARGETS.level + 1
     if level > MAX_TARGET_DEPTH:
         where = text_offset if text_offset is not None else \
             (offsets.get("kind") if offsets else None)
@@ -578,7 +584,7 @@ def _reimport_queried(config: dict[str, Any], queried_nulls: bool) -> dict[str, 
 def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
     """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
     if ctx.make is not None and isinstance(value, ctx.make):
-        if getattr(_TARGETS, "level", 0) + target_depth(value) > MAX_TARGET_DEPTH:
+        if _TARGETS.level + target_depth(value) > MAX_TARGET_DEPTH:
             _fail(TargetSyntaxError, f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "
                   "and devices)", ctx, offset, path)
         return value

@@ -10,12 +10,12 @@ Sources: ``src/target/target_kind.cc`` (cuda, nvptx, rocm, test) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._syntax.rules import int64_from_decimal
 from ..environment import Environment
-from ..errors import AttributeTypeError, TargetValueError, show, type_name
+from ..errors import AttributeTypeError, TargetError, TargetValueError, show, type_name
 from . import arm as _arm
 
 Config = dict[str, Any]
@@ -30,9 +30,9 @@ if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time
 class Hook:
     """A kind's target-parser hook: TVM's name for it, and what it does.
 
-    ``keeps``, where known, tells from a target's attributes alone that ``run`` with no
-    environment leaves them as they are and raises nothing (canonical text then needs no
-    read-back to show it reads as the target); None: run it to know.
+    ``keeps``, where known, tells from a target's kind, keys and attributes that ``run`` with
+    no environment leaves them as they are (the keys' items too) and raises nothing
+    (canonical text then needs no read-back to show it reads as the target); None: run it.
 
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
@@ -40,7 +40,8 @@ class Hook:
     __slots__ = ("name", "run", "keeps")
 
     def __init__(self, name: str, run: TargetParser,
-                 keeps: Callable[[Mapping[str, Any]], bool] | None = None) -> None:
+                 keeps: Callable[[str, Sequence[str], Mapping[str, Any]], bool] | None = None
+                 ) -> None:
         self.name = name
         self.run = run
         self.keeps = keeps
@@ -156,6 +157,13 @@ def _aprofile_features(config: Config) -> Features:
     LLVM has no target for it), the option values, then the features (LLVM aborts on an
     ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``).
     """
+    mtriple, triple, mcpu, mattr = _aprofile_checked(config)
+    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr))
+
+
+def _aprofile_checked(config: Mapping[str, Any]
+                      ) -> tuple[str, _arm.ArmTriple, str | None, tuple[str, ...]]:
+    """``_aprofile_features``' checks (each raising as TVM fails), and what the features need."""
     kind = config.get("kind")
     if kind != "llvm":
         raise TargetValueError(f"Arm A-profile features need target kind 'llvm', but got {kind!r}")
@@ -175,10 +183,10 @@ def _aprofile_features(config: Config) -> Features:
         # LLVM aborts the process on a feature without its sign; TVM dies with it.
         raise TargetValueError(f"-mattr item {unsigned!r} must start with '+' or '-' "
                                "(LLVM aborts on it)", path="mattr")
-    return dict(_arm.aprofile_features(mtriple, triple, mcpu, tuple(mattr)))
+    return mtriple, triple, mcpu, tuple(mattr)
 
 
-def _check_llvm_options(config: Config) -> None:
+def _check_llvm_options(config: Mapping[str, Any]) -> None:
     """The option checks of ``LLVMTargetInfo``'s constructor (src/target/llvm/llvm_instance.cc)."""
     cl_opts = _optional_str_array(config, "cl-opt")
     if cl_opts is not None and not all(_is_llvm_option(opt) for opt in cl_opts):
@@ -256,13 +264,26 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tu
     return config, None
 
 
-def _cpu_keeps(attrs: Mapping[str, Any]) -> bool:
-    """Neither M- nor A-profile Arm: with no environment ParseTarget changes nothing."""
+def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
+    """With no environment ParseTarget changes nothing of a target that is not Arm; nor of
+    an Arm one whose keys hold ``arm_cpu`` and ``cpu`` already, if its checks pass."""
     mtriple, mcpu = attrs.get("mtriple"), attrs.get("mcpu")
     if not (mtriple is None or type(mtriple) is str) or not (mcpu is None or type(mcpu) is str):
         return False
-    return not _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP) and \
-        not is_aarch32(mtriple, mcpu) and not is_aarch64(mtriple)
+    mprofile = _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
+    if not mprofile and not is_aarch32(mtriple, mcpu) and not is_aarch64(mtriple):
+        return True
+    if "arm_cpu" not in keys or "cpu" not in keys or not all(type(k) is str for k in keys):
+        return False  # MergeKeys would add them (or refuse the keys)
+    config = {"kind": kind, **attrs}
+    try:
+        if mprofile:
+            _mprofile_features(config)
+        else:
+            _aprofile_checked(config)
+    except TargetError:
+        return False
+    return True
 
 
 def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -277,7 +298,7 @@ def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> t
     return config, None
 
 
-def _cuda_keeps(attrs: Mapping[str, Any]) -> bool:
+def _cuda_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
     arch = attrs.get("arch", "sm_")  # (a null arch is given, and not a string)
     return type(arch) is str and arch.startswith("sm_")
 
@@ -295,7 +316,7 @@ def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> 
     return config, None
 
 
-def _nvptx_keeps(attrs: Mapping[str, Any]) -> bool:
+def _nvptx_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
     mcpu = attrs.get("mcpu", "sm_")
     return attrs.get("mtriple") == "nvptx64-nvidia-cuda" and type(mcpu) is str and \
         mcpu.startswith("sm_")
@@ -330,7 +351,7 @@ def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> t
     return config, None
 
 
-def _rocm_keeps(attrs: Mapping[str, Any]) -> bool:
+def _rocm_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
     mcpu = attrs.get("mcpu", "gfx0")
     return attrs.get("mtriple") == "amdgcn-amd-amdhsa-hcc" and type(mcpu) is str and \
         _gfx_version(mcpu) != ""
@@ -375,5 +396,5 @@ TARGET_PARSERS: Mapping[str, Hook] = {
     "cuda": Hook("UpdateCUDAAttrs", parse_cuda, _cuda_keeps),
     "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx, _nvptx_keeps),
     "rocm": Hook("UpdateROCmAttrs", parse_rocm, _rocm_keeps),
-    "test": Hook("TestTargetParser", parse_test, lambda attrs: True),
+    "test": Hook("TestTargetParser", parse_test, lambda kind, keys, attrs: True),
 }

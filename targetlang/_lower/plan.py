@@ -84,19 +84,17 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     return table
 
 
-def _keys(plan: KindPlan, user_keys: Any, device: Any) -> list[Any]:
+def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
     """The keys FromConfig sets: the user's (None: none given), then ``-device``, then the
     kind's defaults where the release adds them; or the device and the kind's defaults;
     each once, in order."""
     if user_keys is None:
-        keys = [device, *plan.default_keys] if type(device) is str else [*plan.default_keys]
+        keys = (device, *plan.default_keys) if type(device) is str else plan.default_keys
     else:
-        keys = [*user_keys]
-        if type(device) is str:
-            keys.append(device)
+        keys = (*user_keys, device) if type(device) is str else tuple(user_keys)
         if plan.default_keys_always:
-            keys.extend(plan.default_keys)
-    return [*dict.fromkeys(keys)] if len(keys) > 1 else keys
+            keys += plan.default_keys
+    return tuple(dict.fromkeys(keys)) if len(keys) > 1 else keys
 
 
 def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
@@ -192,7 +190,7 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
             type(user_keys) is list and all(type(k) is str for k in user_keys)):
         return None
     keys = _keys(plan, user_keys, device)
-    return tag, tuple(keys), attrs, features, hook_out, hook_keys, filled
+    return tag, keys, attrs, features, hook_out, hook_keys, filled
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
@@ -200,7 +198,7 @@ def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
     """Whether ``settle``, given exactly these tag, keys and attributes as typed words (with
     no environment), gives them back unchanged: a plain text of them reads as them."""
     hook = plan.hook
-    if hook is None or hook.keeps is not None and hook.keeps(attrs):
+    if hook is None or hook.keeps is not None and hook.keeps(plan.kind.name, keys, attrs):
         # settle's merge over the defaults adds none; _keys adds none (the device and the
         # kind's defaults are there already) and drops none (no key twice).
         device = attrs.get("device")
@@ -238,8 +236,6 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_ABSENT: Any = object()
-_FIELDS_READ = frozenset(("kind", "tag", "keys"))
 
 
 def _plain_strings(items: Any) -> bool:
@@ -273,34 +269,21 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     hook = plan.hook
     features = hook_out = hook_keys = None
     filled: set[str] | frozenset[str] = frozenset()
-    if hook is None:
-        given = config.copy()  # its arrays are copied below, as the loop meets them
-    else:
-        # As truncate_strings copies them: arrays as lists, the rest as they are.
-        given = {key: [*value] if type(value) is list or type(value) is tuple else value
-                 for key, value in config.items()}
-        config = given.copy()
+    # The config as given, for the trace: its arrays are copied as lists below, as the loop
+    # meets them (as truncate_strings copies them).
+    given = config.copy()
+    if hook is not None:
         filled = set()
-        try:
-            config, features = hook.run(config, ctx.environment, filled)
+        try:  # (hooks replace the arrays they change, never change one in place)
+            config, features = hook.run(config.copy(), ctx.environment, filled)
         except Exception:  # noqa: BLE001  (whatever it is, the general path meets it again)
             return None
         hook_out, hook_keys = config, config.get("keys")
-    tag = config.get("tag", "")
-    if type(tag) is not str or not tag.isascii() or "\0" in tag:
-        return None
-    user_keys = config.get("keys", _ABSENT)  # (a null "keys" is an error: the general path's)
-    if hook is not None:  # the trace keeps the hook's config stripped of the fields
-        config.pop("kind", None)
-        config.pop("tag", None)
-        config.pop("keys", None)
-    if hook is None and (type(user_keys) is list or type(user_keys) is tuple):
-        given["keys"] = [*user_keys]
+    # One pass over every value, the fields (tag, keys) as the attributes of their types;
+    # the fields are then taken out of the attributes (the defaults hold none).
     wanted = plan.json_types
     attrs = plan.defaults.copy()
     for key, value in config.items():
-        if key in _FIELDS_READ:
-            continue  # (the caller's own dict, when no hook ran: left as it is)
         kind = type(value)
         want = wanted.get(key)
         if kind is want:
@@ -311,10 +294,16 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
                 if not _INT64_MIN <= value <= _INT64_MAX:
                     return None
             elif kind is list:
-                if not _plain_strings(value):
+                try:
+                    joined = "".join(value)  # (only strings join)
+                except TypeError:
+                    return None
+                if not joined.isascii() or "\0" in joined:
                     return None
                 if hook is None:
                     given[key] = [*value]
+                elif type(given.get(key)) in (list, tuple):  # (as given, before the hook)
+                    given[key] = [*given[key]]
                 value = tuple(value)
         elif want is bool and kind is int:
             if not _INT64_MIN <= value <= _INT64_MAX:
@@ -325,16 +314,23 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
                 return None
             if hook is None:
                 given[key] = [*value]
+            elif type(given.get(key)) in (list, tuple):
+                given[key] = [*given[key]]
+        elif key == "kind":
+            continue
         else:
             return None  # a null, a nested target, a wrong type: the general path reads it
         attrs[key] = value
-    device = attrs.get("device")
-    if user_keys is not _ABSENT and not _plain_strings(user_keys):
-        return None
-    keys = _keys(plan, None if user_keys is _ABSENT else user_keys, device)
+    tag = attrs.pop("tag", "")
+    user_keys = attrs.pop("keys", None)
+    if hook is not None:  # the trace keeps the hook's config stripped of the fields
+        config.pop("kind", None)
+        config.pop("tag", None)
+        config.pop("keys", None)
+    keys = _keys(plan, user_keys, attrs.get("device"))
     trace: tuple[Any, ...] = (
         "json", given, ctx.tag, (), place, None if hook is None else hook.name, hook_out,
         hook_keys, filled, False, ctx.source, frozenset(), None, ())
     assert ctx.make is not None
-    return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=tuple(keys),
+    return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace)

@@ -102,21 +102,38 @@ _ATTR_VALUES = st.one_of(
                      "amdgcn-amd-amdhsa-hcc", "x86_64-linux-gnu", "aarch64-linux-gnu",
                      "armv7a-linux-gnueabihf", "arm-none-eabi", "thumbv7em-none-eabi",
                      "cortex-m7", "cortex-m55", "cortex-a72", "cortex-m0", ""]),
-    st.tuples(st.sampled_from(["+neon", "-neon", "+nodsp", "+nomve", "x"])))
+    st.tuples(st.sampled_from(["+neon", "-neon", "+nodsp", "+nomve", "x", "hard", "-x=1"])),
+    st.sampled_from(["hard", "soft", "bad"]))
 
 
 @given(st.sampled_from(sorted(TARGET_PARSERS)),
-       st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model"]),
+       st.sampled_from([("k",), ("arm_cpu", "cpu"), ("cpu", "x", "arm_cpu"), ("arm_cpu",), ()]),
+       st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model",
+                                        "mfloat-abi", "cl-opt"]),
                        _ATTR_VALUES, max_size=4))
-def test_hook_keeps_means_the_hook_changes_nothing(kind: str, attrs: dict[str, Any]) -> None:
+def test_hook_keeps_means_the_hook_changes_nothing(kind: str, keys: tuple[str, ...],
+                                                  attrs: dict[str, Any]) -> None:
     hook = TARGET_PARSERS[kind]
     assert hook.keeps is not None
-    if not hook.keeps(attrs):
+    if not hook.keeps(kind, keys, attrs):
         return
-    config = {"kind": kind, "keys": ["k"], **attrs}
+    config = {"kind": kind, "keys": keys, **attrs}
     out, _features = hook.run(dict(config), None, set())  # raises nothing
+    assert [*out["keys"]] == [*keys]
+    del out["keys"], config["keys"]
     assert out == config
     assert [type(v) for v in out.values()] == [type(v) for v in config.values()]
+
+
+def test_hook_keeps_takes_the_common_arm_targets() -> None:
+    keeps = TARGET_PARSERS["llvm"].keeps
+    assert keeps is not None
+    arm = {"mtriple": "aarch64-linux-gnu", "mattr": ("+neon",)}
+    assert keeps("llvm", ("arm_cpu", "cpu"), arm)
+    assert not keeps("llvm", ("cpu",), arm)  # MergeKeys adds arm_cpu
+    assert not keeps("c", ("arm_cpu", "cpu"), arm)  # A-profile features need llvm: refused
+    assert not keeps("llvm", ("arm_cpu", "cpu"), {**arm, "mattr": ("neon",)})  # unsigned
+    assert keeps("llvm", ("arm_cpu", "cpu"), {"mcpu": "cortex-m7"})
 
 
 @pytest.mark.parametrize("dialect", PLAIN)
