@@ -334,11 +334,13 @@ def section_import() -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--rounds", type=int, help="rounds alternating TVM and targetlang "
+                    "(default 3; more steady a noisy machine's figures)")
     ap.add_argument("--only", choices=["corpora", "serializers", "stages"],
                     help="one section only")
     args = ap.parse_args(argv)
     repeats = 2 if args.quick else 7
-    rounds = 1 if args.quick else 3
+    rounds = args.rounds or (1 if args.quick else 3)
     print(f"targetlang {tl.__version__}, Python {sys.version.split()[0]}, "
           f"{'TVM 0.21 oracle at ' + str(TVM021) if TVM021.exists() else 'no TVM oracle'}\n")
     if args.only:
