@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import os
 import re
 import shlex
+import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -122,8 +124,14 @@ class Io:
             return
         if self.stdin is None:  # started with standard input closed (`<&-`)
             raise OSError(errno.EBADF, "closed", "standard input")
+        # A filter on a pipe or a terminal (`tail -f log | targetlang parse`) answers each
+        # line before it waits for the next: its output is flushed line by line, unless it
+        # reads a regular file, whose lines are all there already.
+        streaming = not _is_regular_file(self.stdin)
         for number, line in enumerate(self.stdin, 1):
             yield number, line[:-1] if line.endswith("\n") else line
+            if streaming:
+                self.stdout.flush()
 
     def read_all(self) -> str:
         """All of standard input, as one text."""
@@ -160,6 +168,13 @@ class Io:
 
 
 Where = tuple[int, str]  # (number, text) of an input in a batch
+
+
+def _is_regular_file(stream: TextIO) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # no descriptor: an in-memory stream
+        return True
 
 
 def _located(message: str, where: Where | None) -> str:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from select import select as wait_readable
 
 import pytest
 from test_cli import SCRIPT, needs_script
@@ -420,14 +421,43 @@ def test_a_reader_that_goes_away_is_quiet() -> None:
     assert err == b""
 
 
+#: The environment without PYTHONUNBUFFERED (set on some machines, CI runners among them):
+#: the console script's output is then buffered, as on a user's machine.
+BUFFERED = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
+@needs_script
+@pytest.mark.parametrize("command", [["parse", "--compact"], ["migrate", "--compact"],
+                                     ["explain", "--json"], ["format"]])
+def test_a_filter_answers_each_line_before_reading_the_next(command: list[str]) -> None:
+    proc = subprocess.Popen([str(SCRIPT), *command], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=BUFFERED)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for _ in range(2):
+            proc.stdin.write(b"cuda -arch=sm_80\n")
+            proc.stdin.flush()
+            ready, _, _ = wait_readable([proc.stdout], [], [], 60)
+            assert ready, "no answer to a line before the next was written"
+            assert proc.stdout.readline().strip()
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
 @needs_script
 def test_ctrl_c_exits_130_without_a_traceback() -> None:
     proc = subprocess.Popen([str(SCRIPT), "parse", "--compact"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=interruptible)
+                            preexec_fn=interruptible, env=BUFFERED)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"llvm\n")
     proc.stdin.flush()
+    # (a line answered before the next is read: a filter on a pipe flushes line by line)
+    ready, _, _ = wait_readable([proc.stdout], [], [], 60)
+    if not ready:
+        proc.kill()
+        pytest.fail("no answer to the first line before the second was written")
     assert proc.stdout.readline().startswith(b'{"kind": "llvm"')  # running, reading line 2
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
