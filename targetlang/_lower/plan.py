@@ -294,11 +294,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
                 if not _INT64_MIN <= value <= _INT64_MAX:
                     return None
             elif kind is list:
-                try:
-                    joined = "".join(value)  # (only strings join)
-                except TypeError:
-                    return None
-                if not joined.isascii() or "\0" in joined:
+                if not _plain_strings(value):
                     return None
                 if hook is None:
                     given[key] = [*value]
