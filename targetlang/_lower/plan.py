@@ -54,6 +54,8 @@ class KindPlan(NamedTuple):
     json_types: dict[str, type]
 
 
+_NONE: frozenset[str] = frozenset()
+
 #: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
 _PLANS: dict[int, tuple[DialectSchema, dict[str, KindPlan | None]]] = {}
 
@@ -77,7 +79,9 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
         codes = {attr: _CODES[spec.type] for attr, spec in kind.attrs.items()
                  if spec.type in _CODES and attr not in _GENERAL}
         json_types = {attr: _JSON_TYPES[code] for attr, code in codes.items()}
-        table[name] = KindPlan(kind, codes, dict(kind.defaults), kind.default_keys,
+        # (the default keys once each, as _keys would leave them)
+        table[name] = KindPlan(kind, codes, dict(kind.defaults),
+                               tuple(dict.fromkeys(kind.default_keys)),
                                schema.hooks.get(name), schema.rules.default_keys_always,
                                json_types)
     _PLANS[id(schema)] = (schema, table)
@@ -89,12 +93,15 @@ def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
     kind's defaults where the release adds them; or the device and the kind's defaults;
     each once, in order."""
     if user_keys is None:
-        keys = (device, *plan.default_keys) if type(device) is str else plan.default_keys
+        if type(device) is not str:
+            return plan.default_keys  # (each once already: plans() makes sure)
+        keys = (device, *plan.default_keys)
     else:
         keys = (*user_keys, device) if type(device) is str else tuple(user_keys)
         if plan.default_keys_always:
             keys += plan.default_keys
-    return tuple(dict.fromkeys(keys)) if len(keys) > 1 else keys
+    # (a set is cheaper than the dict that drops a repeat, and most keys repeat none)
+    return keys if len(keys) < 2 or len(set(keys)) == len(keys) else tuple(dict.fromkeys(keys))
 
 
 def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
@@ -163,7 +170,7 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
     config typed from plain text, or None where the general path must decide."""
     hook = plan.hook
     features = hook_out = hook_keys = None
-    filled: set[str] | frozenset[str] = frozenset()
+    filled: set[str] | frozenset[str] = _NONE
     if hook is None:
         # The defaults hold no field (plans() makes sure): the fields come out of the merge.
         attrs = {**plan.defaults, **given}
@@ -229,7 +236,7 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
     tag, keys, attrs, features, hook_out, hook_keys, filled = settled
     hook = plan.hook
     trace: tuple[Any, ...] = ("text", given, ctx.tag, text, place, None if hook is None else hook.name,
-             hook_out, hook_keys, filled, False, ctx.source, frozenset(), None, ())
+             hook_out, hook_keys, filled, False, ctx.source, _NONE, None, ())
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
                             keys=keys, host=None, attrs=attrs, features=features, trace=trace)
@@ -268,7 +275,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         return None
     hook = plan.hook
     features = hook_out = hook_keys = None
-    filled: set[str] | frozenset[str] = frozenset()
+    filled: set[str] | frozenset[str] = _NONE
     # The config as given, for the trace: its arrays are copied as lists below, as the loop
     # meets them (as truncate_strings copies them).
     given = config.copy()
@@ -326,7 +333,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     keys = _keys(plan, user_keys, attrs.get("device"))
     trace: tuple[Any, ...] = (
         "json", given, ctx.tag, (), place, None if hook is None else hook.name, hook_out,
-        hook_keys, filled, False, ctx.source, frozenset(), None, ())
+        hook_keys, filled, False, ctx.source, _NONE, None, ())
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace)
