@@ -111,7 +111,9 @@ class Target:
     _tag: str
     _keys: tuple[str, ...]
     _host: Target | None
-    _attrs: MappingProxyType[str, AttrValue]
+    #: (a dict that nothing changes once made: the ``attrs`` property hands out a read-only
+    #: view of it; lookups on a view cost twice those on the dict)
+    _attrs: dict[str, AttrValue]
     _features: TargetFeatures
     _identity: str | None
     _canonical: str | None
@@ -141,8 +143,7 @@ class Target:
         order = _ORDERS.get(names, _UNSEEN)
         if order is _UNSEEN:
             order = _order(names)
-        self._attrs = MappingProxyType(dict(attrs) if order is None
-                                       else {key: attrs[key] for key in order})
+        self._attrs = dict(attrs) if order is None else {key: attrs[key] for key in order}
         self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None
@@ -180,7 +181,7 @@ class Target:
     @property
     def attrs(self) -> Mapping[str, AttrValue]:
         """Typed attributes, defaults included (``int``, ``bool``, ``str``, tuples, targets)."""
-        return self._attrs
+        return MappingProxyType(self._attrs)
 
     @property
     def features(self) -> TargetFeatures:
@@ -237,7 +238,7 @@ class Target:
         out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": self._keys}
         if self._host is not None:
             out["host"] = self._host
-        out.update(self._attrs.copy())  # attributes override the fields, as in TVM's Export()
+        out.update(self._attrs)  # attributes override the fields, as in TVM's Export()
         # Arrays of strings are copied as lists; anything holding a target goes through _plain.
         arrays, deep = [], []
         for key, value in out.items():

@@ -99,6 +99,7 @@ def _merge_arm_keys(config: Config) -> None:
 _MPROFILE_BASE = ("cortex-m0", "cortex-m3")
 _MPROFILE_DSP = ("cortex-m55", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p", "cortex-m85")
 _MPROFILE_MVE = ("cortex-m55", "cortex-m85")
+_MPROFILE = _MPROFILE_BASE + _MPROFILE_DSP
 
 
 def _cpu_matches(mcpu: str | None, prefixes: tuple[str, ...]) -> bool:
@@ -111,7 +112,7 @@ def _has_flag(mcpu: str | None, mattr: tuple[str, ...] | None, flag: str) -> boo
 
 def _is_mprofile(config: Config) -> bool:
     mcpu = _optional_str(config, "mcpu")
-    return _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
+    return _cpu_matches(mcpu, _MPROFILE)
 
 
 #: Every feature name a target parser derives, in any kind (``Target.features``); any other
@@ -270,11 +271,37 @@ def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool
     mtriple, mcpu = attrs.get("mtriple"), attrs.get("mcpu")
     if not (mtriple is None or type(mtriple) is str) or not (mcpu is None or type(mcpu) is str):
         return False
-    mprofile = _cpu_matches(mcpu, _MPROFILE_BASE + _MPROFILE_DSP)
+    mprofile = _cpu_matches(mcpu, _MPROFILE)
     if not mprofile and not is_aarch32(mtriple, mcpu) and not is_aarch64(mtriple):
         return True
     if "arm_cpu" not in keys or "cpu" not in keys or not all(type(k) is str for k in keys):
         return False  # MergeKeys would add them (or refuse the keys)
+    return _arm_checks_pass(kind, attrs, mprofile)
+
+
+#: Every attribute the Arm checks read (``_mprofile_features``, ``_aprofile_checked``; a
+#: test holds them to it), and their answers by those values (bounded): the Arm targets of
+#: a tuning log repeat a few triples, CPUs and ``-mattr`` lists, and the checks cost more
+#: than the rest of writing a target's text.
+ARM_CHECKS_READ = ("mtriple", "mcpu", "mattr", "cl-opt", "mfloat-abi", "jit", "vector-width",
+                   "mabi")
+_ABSENT: Any = object()
+_ABSENT_EACH = (_ABSENT,) * len(ARM_CHECKS_READ)
+_ARM_CHECKED: dict[tuple[Any, ...], bool] = {}
+_ARM_CHECKED_MAX = 1024
+
+
+def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool) -> bool:
+    """Whether the M- or A-profile checks pass on these attributes."""
+    values = tuple(map(attrs.get, ARM_CHECKS_READ, _ABSENT_EACH))
+    # (the types too: True and 1 are equal keys, and a check may tell them apart)
+    key = (kind, mprofile, values, tuple(map(type, values)))
+    try:
+        return _ARM_CHECKED[key]
+    except KeyError:
+        keep = True
+    except TypeError:  # an unhashable value: checked, not kept
+        keep = False
     config = {"kind": kind, **attrs}
     try:
         if mprofile:
@@ -282,8 +309,14 @@ def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool
         else:
             _aprofile_checked(config)
     except TargetError:
-        return False
-    return True
+        passes = False
+    else:
+        passes = True
+    if keep:
+        if len(_ARM_CHECKED) >= _ARM_CHECKED_MAX:
+            _ARM_CHECKED.clear()
+        _ARM_CHECKED[key] = passes
+    return passes
 
 
 def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -322,14 +355,11 @@ def _nvptx_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bo
         mcpu.startswith("sm_")
 
 
-def _gfx_version(mcpu: str) -> str:
-    """``ExtractStringWithPrefix(mcpu, "gfx")``: the letters and digits after ``gfx``."""
-    if not mcpu.startswith("gfx"):
-        return ""
-    end = 3
-    while end < len(mcpu) and mcpu[end].isascii() and mcpu[end].isalnum():
-        end += 1
-    return mcpu[3:end]
+def _has_gfx_version(mcpu: str) -> bool:
+    """Whether ``ExtractStringWithPrefix(mcpu, "gfx")`` (the ASCII letters and digits after
+    ``gfx``) is not empty: it is exactly when the first character after ``gfx`` is one."""
+    after = mcpu[3:4]
+    return mcpu.startswith("gfx") and after.isascii() and after.isalnum()
 
 
 def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -337,7 +367,7 @@ def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> t
     _check_or_set(config, "mtriple", "amdgcn-amd-amdhsa-hcc")
     if "mcpu" in config:
         mcpu = _required_str(config, "mcpu")
-        if not _gfx_version(mcpu):
+        if not _has_gfx_version(mcpu):
             raise TargetValueError(f"ROCm target gets an invalid GFX version: -mcpu={mcpu}",
                                    path="mcpu")
     elif env is not None and env.rocm_arch is not None:
@@ -354,7 +384,7 @@ def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> t
 def _rocm_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
     mcpu = attrs.get("mcpu", "gfx0")
     return attrs.get("mtriple") == "amdgcn-amd-amdhsa-hcc" and type(mcpu) is str and \
-        _gfx_version(mcpu) != ""
+        _has_gfx_version(mcpu)
 
 
 def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:

@@ -97,7 +97,9 @@ def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
             return plan.default_keys  # (each once already: plans() makes sure)
         keys = (device, *plan.default_keys)
     else:
-        keys = (*user_keys, device) if type(device) is str else tuple(user_keys)
+        keys = tuple(user_keys)
+        if type(device) is str and device not in keys:  # (an export's keys hold it)
+            keys += (device,)
         if plan.default_keys_always:
             keys += plan.default_keys
     # (a set is cheaper than the dict that drops a repeat, and most keys repeat none)

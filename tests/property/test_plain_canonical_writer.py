@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 import targetlang as tl
 from targetlang._formats.text import _legacy, plain_legacy
+from targetlang._lower import hooks
 from targetlang._lower.dialects import DIALECTS, load
-from targetlang._lower.hooks import TARGET_PARSERS
+from targetlang._lower.hooks import ARM_CHECKS_READ, TARGET_PARSERS
 from targetlang._lower.plan import plans, settle, settles_to_itself
 from targetlang.strategies import target_strings, targets
 from targetlang.target import Target
@@ -103,19 +104,22 @@ _ATTR_VALUES = st.one_of(
                      "armv7a-linux-gnueabihf", "arm-none-eabi", "thumbv7em-none-eabi",
                      "cortex-m7", "cortex-m55", "cortex-a72", "cortex-m0", ""]),
     st.tuples(st.sampled_from(["+neon", "-neon", "+nodsp", "+nomve", "x", "hard", "-x=1"])),
-    st.sampled_from(["hard", "soft", "bad"]))
+    st.sampled_from(["hard", "soft", "bad", "mcjit", "orcjit"]), st.just(0.0), st.just(0))
 
 
 @given(st.sampled_from(sorted(TARGET_PARSERS)),
        st.sampled_from([("k",), ("arm_cpu", "cpu"), ("cpu", "x", "arm_cpu"), ("arm_cpu",), ()]),
        st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model",
-                                        "mfloat-abi", "cl-opt"]),
+                                        "mfloat-abi", "cl-opt", "jit", "vector-width", "mabi"]),
                        _ATTR_VALUES, max_size=4))
 def test_hook_keeps_means_the_hook_changes_nothing(kind: str, keys: tuple[str, ...],
                                                   attrs: dict[str, Any]) -> None:
     hook = TARGET_PARSERS[kind]
     assert hook.keeps is not None
-    if not hook.keeps(kind, keys, attrs):
+    hooks._ARM_CHECKED.clear()
+    answer = hook.keeps(kind, keys, attrs)
+    assert hook.keeps(kind, keys, attrs) is answer  # the Arm checks' kept answer, the same
+    if not answer:
         return
     config = {"kind": kind, "keys": keys, **attrs}
     out, _features = hook.run(dict(config), None, set())  # raises nothing
@@ -123,6 +127,44 @@ def test_hook_keeps_means_the_hook_changes_nothing(kind: str, keys: tuple[str, .
     del out["keys"], config["keys"]
     assert out == config
     assert [type(v) for v in out.values()] == [type(v) for v in config.values()]
+
+
+class _Reads(dict):  # type: ignore[type-arg]
+    """A config that notes each name read from it."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.read: set[str] = set()
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+
+@pytest.mark.parametrize("check", [hooks._aprofile_checked, hooks._mprofile_features])
+@pytest.mark.parametrize("attrs", [
+    {"mtriple": "aarch64-linux-gnu", "mcpu": "cortex-a72", "mattr": ("+neon",),
+     "cl-opt": ("-x=1",), "mfloat-abi": "hard", "jit": "mcjit", "vector-width": 8, "mabi": "x",
+     "model": "rk3399", "device": "arm_cpu", "opt-level": 3},
+    {"mtriple": "thumbv7em-none-eabi", "mcpu": "cortex-m7", "device": "arm_cpu"},
+])
+def test_the_arm_checks_read_only_what_their_kept_answers_are_keyed_by(
+        check: Any, attrs: dict[str, Any]) -> None:
+    config = _Reads({"kind": "llvm", **attrs})
+    try:
+        check(config)
+    except tl.TargetError:
+        pass
+    assert config.read <= {"kind", *ARM_CHECKS_READ}, config.read - {"kind", *ARM_CHECKS_READ}
+    assert "mtriple" in config.read or check is hooks._mprofile_features
 
 
 def test_hook_keeps_takes_the_common_arm_targets() -> None:
