@@ -110,8 +110,8 @@ def _has_flag(mcpu: str | None, mattr: tuple[str, ...] | None, flag: str) -> boo
     return (mcpu is not None and flag in mcpu) or any(flag in item for item in mattr or ())
 
 
-def _is_mprofile(config: Config) -> bool:
-    mcpu = _optional_str(config, "mcpu")
+def _is_mprofile(mcpu: str | None) -> bool:
+    """``mprofile::IsArch``."""
     return _cpu_matches(mcpu, _MPROFILE)
 
 
@@ -145,9 +145,8 @@ def is_aarch32(mtriple: str | None, mcpu: str | None) -> bool:
     return mtriple.startswith("arm") and not (mcpu is not None and mcpu.startswith("cortex-m"))
 
 
-def _is_aprofile(config: Config) -> bool:
-    mtriple = _optional_str(config, "mtriple")
-    mcpu = _optional_str(config, "mcpu")
+def _is_aprofile(mtriple: str | None, mcpu: str | None) -> bool:
+    """``aprofile::IsArch``."""
     return is_aarch32(mtriple, mcpu) or is_aarch64(mtriple)
 
 
@@ -252,13 +251,13 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tu
     mcpu = _optional_str(config, "mcpu")
     if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
         if env is not None and env.system_triple is not None:
-            config["mtriple"] = env.system_triple
+            mtriple = config["mtriple"] = env.system_triple
             from_env.add("mtriple")
-    if _is_mprofile(config):
+    if _is_mprofile(mcpu):
         features = _mprofile_features(config)
         _merge_arm_keys(config)
         return config, features
-    if _is_aprofile(config):
+    if _is_aprofile(mtriple, mcpu):
         aprofile = _aprofile_features(config)
         _merge_arm_keys(config)
         return config, aprofile
@@ -271,8 +270,8 @@ def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool
     mtriple, mcpu = attrs.get("mtriple"), attrs.get("mcpu")
     if not (mtriple is None or type(mtriple) is str) or not (mcpu is None or type(mcpu) is str):
         return False
-    mprofile = _cpu_matches(mcpu, _MPROFILE)
-    if not mprofile and not is_aarch32(mtriple, mcpu) and not is_aarch64(mtriple):
+    mprofile = _is_mprofile(mcpu)
+    if not mprofile and not _is_aprofile(mtriple, mcpu):
         return True
     if "arm_cpu" not in keys or "cpu" not in keys or not all(type(k) is str for k in keys):
         return False  # MergeKeys would add them (or refuse the keys)

@@ -290,42 +290,12 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         hook_out, hook_keys = config, config.get("keys")
     # One pass over every value, the fields (tag, keys) as the attributes of their types;
     # the fields are then taken out of the attributes (the defaults hold none).
-    wanted = plan.json_types
-    attrs = plan.defaults.copy()
-    for key, value in config.items():
-        kind = type(value)
-        want = wanted.get(key)
-        if kind is want:
-            if kind is str:
-                if not value.isascii() or "\0" in value:
-                    return None
-            elif kind is int:
-                if not _INT64_MIN <= value <= _INT64_MAX:
-                    return None
-            elif kind is list:
-                if not _plain_strings(value):
-                    return None
-                if hook is None:
-                    given[key] = [*value]
-                elif type(given.get(key)) in (list, tuple):  # (as given, before the hook)
-                    given[key] = [*given[key]]
-                value = tuple(value)
-        elif want is bool and kind is int:
-            if not _INT64_MIN <= value <= _INT64_MAX:
-                return None
-            value = value != 0
-        elif want is list and kind is tuple:
-            if not _plain_strings(value):
-                return None
-            if hook is None:
-                given[key] = [*value]
-            elif type(given.get(key)) in (list, tuple):
-                given[key] = [*given[key]]
-        elif key == "kind":
-            continue
-        else:
-            return None  # a null, a nested target, a wrong type: the general path reads it
-        attrs[key] = value
+    attrs = _typed_attrs(plan, config, given)
+    if attrs is _MIXED:  # a bool given as an integer, an array as a tuple, or worse
+        exact = _exact_types(plan, config)
+        attrs = None if exact is None else _typed_attrs(plan, exact, given)
+    if attrs is None:
+        return None
     tag = attrs.pop("tag", "")
     user_keys = attrs.pop("keys", None)
     if hook is not None:  # the trace keeps the hook's config stripped of the fields
@@ -339,3 +309,58 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace)
+
+
+_MIXED: Any = object()
+
+
+def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) -> Any:
+    """The attributes of a config whose values are each of their attribute's JSON type
+    exactly (as exports are), over the defaults, checked as ``truncate_strings`` and
+    ``value_from_json`` would find them; the arrays of ``given`` copied as lists. None: a
+    value the general path reads; ``_MIXED``: a value of another type (``_exact_types``)."""
+    wanted = plan.json_types
+    attrs = plan.defaults.copy()
+    for key, value in config.items():
+        kind = type(value)
+        if kind is not wanted.get(key):
+            if key == "kind":
+                continue
+            return _MIXED
+        if kind is str:
+            if not value.isascii() or "\0" in value:
+                return None
+        elif kind is int:
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                return None
+        elif kind is list:
+            if not _plain_strings(value):
+                return None
+            as_given = given.get(key)  # (before the hook, if any)
+            if type(as_given) is list or type(as_given) is tuple:
+                given[key] = [*as_given]
+            value = tuple(value)
+        attrs[key] = value
+    return attrs
+
+
+def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | None:
+    """The config with a bool given as an integer made a bool and an array given as a tuple
+    made a list, as ``value_from_json`` takes them; None: a value of another type (a null, a
+    nested target, a wrong type), which the general path reads."""
+    wanted = plan.json_types
+    exact = {}
+    for key, value in config.items():
+        kind = type(value)
+        want = wanted.get(key)
+        if kind is want or key == "kind":
+            exact[key] = value
+        elif want is bool and kind is int:
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                return None
+            exact[key] = value != 0
+        elif want is list and kind is tuple:
+            exact[key] = [*value]
+        else:
+            return None
+    return exact
