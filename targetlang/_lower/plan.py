@@ -320,7 +320,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
     ``value_from_json`` would find them; the arrays of ``given`` copied as lists. None: a
     value the general path reads; ``_MIXED``: a value of another type (``_exact_types``)."""
     wanted = plan.json_types
-    attrs = plan.defaults.copy()
+    attrs = {}
     for key, value in config.items():
         kind = type(value)
         if kind is not wanted.get(key):
@@ -334,14 +334,19 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
             if not _INT64_MIN <= value <= _INT64_MAX:
                 return None
         elif kind is list:
-            if not _plain_strings(value):
+            try:
+                joined = "".join(value)
+            except TypeError:
+                return None  # an item that is not a string
+            if not joined.isascii() or "\0" in joined:
                 return None
             as_given = given.get(key)  # (before the hook, if any)
             if type(as_given) is list or type(as_given) is tuple:
                 given[key] = [*as_given]
             value = tuple(value)
         attrs[key] = value
-    return attrs
+    # An export holds every default already, in order (Target._create then sorts nothing).
+    return attrs if plan.defaults.keys() <= attrs.keys() else {**plan.defaults, **attrs}
 
 
 def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | None:
