@@ -74,25 +74,29 @@ def canonical(target: Target, parse: Callable[..., Target]) -> str:
     return json_text(target)
 
 
-#: (dialect, kind) -> the kind's one-pass plan, the Python type of each attribute value it
-#: writes as a plain word, and the words of its integer defaults (None: no plan); made once.
+#: (dialect, kind) -> the kind's one-pass plan and, by attribute it writes as a plain word,
+#: the Python type of its value, its default and the default's word (None: no plan); made
+#: once. Most attributes of a target hold their kind's default, the very object: its word
+#: is written once (for an integer default; other attributes have ``_NO_DEFAULT``).
 _WRITERS: dict[tuple[str, str], Any] = {}
 _UNKNOWN: Any = object()
+_NO_DEFAULT: Any = object()
 _TYPE_OF_CODE = {CODE_STR: str, CODE_STRS: tuple, CODE_INT: int, CODE_BOOL: bool}
 
 
-def _writer(dialect: str, kind: str) -> tuple[KindPlan, dict[str, type],
-                                                 dict[str, tuple[Any, str]]] | None:
+def _writer(dialect: str, kind: str) -> tuple[KindPlan, dict[str, tuple[type, Any, str]]] | None:
     plan = plans(load(dialect)).get(kind)
     if plan is None or plan.codes.get("keys") != CODE_STRS or plan.codes.get("tag") != CODE_STR:
         return None
-    want = {key: _TYPE_OF_CODE[code] for key, code in plan.codes.items()}
-    # Most attributes of a target hold their kind's default, the very object: its word once.
-    words: dict[str, tuple[Any, str]] = {}
-    for key, value in plan.defaults.items():
-        if isinstance(value, int) and 0 <= value < 10**18 and type(value) is want.get(key):
-            words[key] = (value, f"-{key}={value:d}")
-    return plan, want, words
+    table: dict[str, tuple[type, Any, str]] = {}
+    for key, code in plan.codes.items():
+        want = _TYPE_OF_CODE[code]
+        value = plan.defaults.get(key, _NO_DEFAULT)
+        if isinstance(value, int) and 0 <= value < 10**18 and type(value) is want:
+            table[key] = (want, value, f"-{key}={value:d}")
+        else:
+            table[key] = (want, _NO_DEFAULT, "")
+    return plan, table
 
 
 def plain_legacy(target: Target) -> str | None:
@@ -113,7 +117,7 @@ def plain_legacy(target: Target) -> str | None:
         writer = _WRITERS[target._dialect, kind_name] = _writer(target._dialect, kind_name)
     if writer is None or not keys or "" in keys:
         return None
-    plan, want, default_words = writer
+    plan, table = writer
     commas = len(keys) - 1  # the commas the text holds: those between array items
     try:
         words = [kind_name, "-keys=" + ",".join(keys)]
@@ -124,12 +128,15 @@ def plain_legacy(target: Target) -> str | None:
     attrs = target._attrs  # (sorted by name, as Target._create keeps them)
     append = words.append
     for key, value in attrs.items():
-        default = default_words.get(key)
-        if default is not None and default[0] is value:
-            append(default[1])
+        entry = table.get(key)
+        if entry is None:
+            return None  # an attribute the reader does not take as a plain word
+        want, default, word = entry
+        if value is default:
+            append(word)
             continue
         kind = type(value)
-        if kind is not want.get(key):
+        if kind is not want:
             return None  # not a type the reader takes as a plain word: a null, a target, ...
         if kind is int:  # the reader takes up to 18 digits, and no sign
             if not 0 <= value < 10**18:
