@@ -104,7 +104,8 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_traced")
+                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_traced",
+                 "_settled")
 
     _kind: str
     _dialect: str
@@ -123,6 +124,9 @@ class Target:
     _arrays: tuple[str, ...]
     _deep: tuple[str, ...]
     _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
+    #: made by ``settle`` (the one-pass readers of ``_lower/plan.py``) from these very
+    #: values: its defaults and keys are as a reading of its own plain text makes them
+    _settled: bool
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         # tvm.target.Target(text, host) is what a TVM user types first: point them the right way.
@@ -132,7 +136,7 @@ class Target:
     def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
-                trace: tuple[Any, ...] = ("json", {})) -> Target:
+                trace: tuple[Any, ...] = ("json", {}), settled: bool = False) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -149,6 +153,7 @@ class Target:
         self._canonical = None
         self._template = None
         self._traced = trace
+        self._settled = settled
         return self
 
     # ---- members -------------------------------------------------------------------------

@@ -164,7 +164,7 @@ def plain_legacy(target: Target) -> str | None:
             or not text.isascii() or "'" in text or "\\" in text or "\0" in text \
             or "mkldnn" in text:
         return None
-    return text if settles_to_itself(plan, tag, keys, attrs) else None
+    return text if settles_to_itself(plan, tag, keys, attrs, target._settled) else None
 
 
 def _same_json(a: Any, b: Any) -> bool:

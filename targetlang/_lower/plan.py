@@ -203,11 +203,18 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
-                      attrs: Mapping[str, Any]) -> bool:
+                      attrs: Mapping[str, Any], settled: bool = False) -> bool:
     """Whether ``settle``, given exactly these tag, keys and attributes as typed words (with
-    no environment), gives them back unchanged: a plain text of them reads as them."""
+    no environment), gives them back unchanged: a plain text of them reads as them.
+
+    ``settled``: ``settle`` made them (``Target._settled``). Its merge over the defaults
+    left every default among the attributes, and ``_keys`` left the device and the kind's
+    default keys among the keys, each once: given them again, neither adds nor drops one,
+    so only the hook is left to show."""
     hook = plan.hook
     if hook is None or hook.keeps is not None and hook.keeps(plan.kind.name, keys, attrs):
+        if settled:
+            return True
         # settle's merge over the defaults adds none; _keys adds none (the device and the
         # kind's defaults are there already) and drops none (no key twice).
         device = attrs.get("device")
@@ -219,10 +226,10 @@ def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
     if tag:
         given["tag"] = tag
     given.update(attrs)
-    settled = settle(plan, given, None)
-    if settled is None or settled[0] != tag or settled[1] != keys:
+    again = settle(plan, given, None)
+    if again is None or again[0] != tag or again[1] != keys:
         return False
-    out = settled[2]
+    out = again[2]
     # The hook may change a value: equal, and of the same type (== takes True for 1).
     return len(out) == len(attrs) and all(
         key in out and (out[key] is value or type(out[key]) is type(value) and out[key] == value)
@@ -241,7 +248,8 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
              hook_out, hook_keys, filled, False, ctx.source, _NONE, None, ())
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
-                            keys=keys, host=None, attrs=attrs, features=features, trace=trace)
+                            keys=keys, host=None, attrs=attrs, features=features, trace=trace,
+                            settled=True)
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -308,7 +316,8 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         hook_keys, filled, False, ctx.source, _NONE, None, ())
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
-                            host=None, attrs=attrs, features=features, trace=trace)
+                            host=None, attrs=attrs, features=features, trace=trace,
+                            settled=True)
 
 
 _MIXED: Any = object()

@@ -198,3 +198,49 @@ def test_settles_to_itself_is_what_settle_says(dialect: str, data: st.DataObject
     expected = settled is not None and settled[0] == target.tag and settled[1] == keys and \
         settled[2] == attrs and all(type(settled[2][k]) is type(v) for k, v in attrs.items())
     assert settles_to_itself(plan, target.tag, keys, attrs) == expected
+
+
+def _settled_shortcut_holds(target: Target) -> bool:
+    """A target the one-pass readers made answers the full check as its shortcut does."""
+    plan = plans(load(target.dialect)).get(target.kind)
+    if not target._settled:
+        return False
+    assert plan is not None and target.host is None
+    attrs = dict(target.attrs)
+    assert settles_to_itself(plan, target.tag, target.keys, attrs, settled=True) == \
+        settles_to_itself(plan, target.tag, target.keys, attrs)
+    return True
+
+
+@pytest.mark.parametrize("dialect", PLAIN)
+@given(data=st.data())
+def test_targets_settle_made_settle_to_themselves(dialect: str, data: st.DataObject) -> None:
+    text = data.draw(target_strings(dialect))
+    environment = data.draw(st.sampled_from([None, tl.Environment.no_gpu(),
+                                             tl.Environment(system_triple="aarch64-linux-gnu",
+                                                            cuda_arch="sm_86",
+                                                            rocm_arch="gfx90a",
+                                                            rocm_api_version=304)]))
+    try:
+        target = tl.parse(text, dialect=dialect, environment=environment)
+    except tl.TargetError:
+        return
+    _settled_shortcut_holds(target)
+    try:
+        again = tl.from_json(target.to_json(), dialect=dialect, environment=environment)
+    except tl.TargetError:
+        return
+    _settled_shortcut_holds(again)
+
+
+def test_targets_settle_made_settle_to_themselves_on_the_golden_corpus() -> None:
+    taken = 0
+    for record in records():
+        if not record["ok"]:
+            continue
+        for environment in (None, tl.Environment.no_gpu()):
+            taken += _settled_shortcut_holds(tl.parse(record["input"], environment=environment))
+            if "host" not in record["export"]:
+                taken += _settled_shortcut_holds(tl.from_json(record["export"],
+                                                              environment=environment))
+    assert taken > 2000
