@@ -147,7 +147,10 @@ class Target:
         order = _ORDERS.get(names, _UNSEEN)
         if order is _UNSEEN:
             order = _order(names)
-        self._attrs = dict(attrs) if order is None else {key: attrs[key] for key in order}
+        # (a dict in order is kept as it is: nothing changes a target's attributes, and
+        # every caller hands over a dict of its own or another target's)
+        self._attrs = (attrs if type(attrs) is dict else dict(attrs)) if order is None \
+            else {key: attrs[key] for key in order}
         self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None
@@ -452,18 +455,30 @@ _TOP = Place()
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
+    global _LAST_JSON_CONTEXT
     if type(obj) is dict and _TARGETS.level < MAX_TARGET_DEPTH:
         # A config of the common types: the one-pass reader (``_lower/plan.py``), which
         # nests nothing (on a stack too full even for that, the general path makes room).
+        last = _LAST_JSON_CONTEXT
         try:
-            schema = _SCHEMAS.get(dialect) or _schema(dialect)
-            target = read_plain_config(
-                obj, _new_context(Context, (schema, environment, None, Target, None)), _TOP)
+            if last[1] is environment and last[0] == dialect:
+                ctx = last[2]
+            else:
+                schema = _SCHEMAS.get(dialect) or _schema(dialect)
+                ctx = _new_context(Context, (schema, environment, None, Target, None))
+                _LAST_JSON_CONTEXT = (dialect, environment, ctx)
+            target = read_plain_config(obj, ctx, _TOP)
         except RecursionError:
             target = None
         if target is not None:
             return target
     return _from_json(obj, dialect=dialect, environment=environment)
+
+
+#: (dialect, environment, context) of the last config read by the one-pass reader: a
+#: program reads its configs in one dialect and environment, and a new context cost a
+#: twentieth of a read. (One immutable tuple, replaced whole: safe across threads.)
+_LAST_JSON_CONTEXT: tuple[str, Environment | None, Any] = ("", None, None)
 
 
 @with_stack_room

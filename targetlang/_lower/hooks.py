@@ -139,6 +139,10 @@ def is_aarch64(mtriple: str | None) -> bool:
     return mtriple is not None and mtriple.startswith("aarch64")
 
 
+#: what every triple of either Arm test (is_aarch32, is_aarch64) starts with
+_ARM_TRIPLES = ("arm", "aarch64")
+
+
 def is_aarch32(mtriple: str | None, mcpu: str | None) -> bool:
     if mtriple is None:
         return False
@@ -253,6 +257,9 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tu
         if env is not None and env.system_triple is not None:
             mtriple = config["mtriple"] = env.system_triple
             from_env.add("mtriple")
+    if (mtriple is None or not mtriple.startswith(_ARM_TRIPLES)) and \
+            (mcpu is None or not mcpu.startswith(_MPROFILE)):
+        return config, None  # neither profile (in one test: most targets are not Arm)
     if _is_mprofile(mcpu):
         features = _mprofile_features(config)
         _merge_arm_keys(config)
