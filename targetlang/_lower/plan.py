@@ -55,6 +55,8 @@ class KindPlan(NamedTuple):
 
 
 _NONE: frozenset[str] = frozenset()
+#: the first item of the record read_plain_config keeps for the trace (Trace.of reads it)
+PLAIN_JSON_RECORD = _PLAIN_JSON = "plain json"
 
 #: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
 _PLANS: dict[int, tuple[DialectSchema, dict[str, KindPlan | None]]] = {}
@@ -284,7 +286,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     if plan is None:
         return None
     hook = plan.hook
-    features = hook_out = hook_keys = None
+    features = hook_out = None
     filled: set[str] | frozenset[str] = _NONE
     # The config as given, for the trace: its arrays are copied as lists below, as the loop
     # meets them (as truncate_strings copies them).
@@ -295,7 +297,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
             config, features = hook.run(config.copy(), ctx.environment, filled)
         except Exception:  # noqa: BLE001  (whatever it is, the general path meets it again)
             return None
-        hook_out, hook_keys = config, config.get("keys")
+        hook_out = config
     # One pass over every value, the fields (tag, keys) as the attributes of their types;
     # the fields are then taken out of the attributes (the defaults hold none).
     attrs = _typed_attrs(plan, config, given)
@@ -306,14 +308,9 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         return None
     tag = attrs.pop("tag", "")
     user_keys = attrs.pop("keys", None)
-    if hook is not None:  # the trace keeps the hook's config stripped of the fields
-        config.pop("kind", None)
-        config.pop("tag", None)
-        config.pop("keys", None)
     keys = _keys(plan, user_keys, attrs.get("device"))
-    trace: tuple[Any, ...] = (
-        "json", given, ctx.tag, (), place, None if hook is None else hook.name, hook_out,
-        hook_keys, filled, False, ctx.source, _NONE, None, ())
+    # (Trace.of makes the trace's fields of this short record when a trace is asked for)
+    trace: tuple[Any, ...] = (_PLAIN_JSON, given, ctx, place, hook, hook_out, filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace,

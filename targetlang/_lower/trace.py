@@ -17,6 +17,7 @@ from typing import Any, Literal, NamedTuple
 
 from .._syntax.ast import Option
 from .._syntax.grammar import parse_target_text
+from .plan import PLAIN_JSON_RECORD
 
 __all__ = ["Origin", "Trace", "Form"]
 
@@ -74,6 +75,14 @@ class Trace(NamedTuple):
     def of(cls, record: tuple[Any, ...]) -> Trace:
         """The trace of what the lowering recorded. Plain text's reader (``_lower/plan.py``)
         records the text in place of its options: they are split again here, on demand."""
+        if record[0] == PLAIN_JSON_RECORD:  # read_plain_config's short record
+            _, given, ctx, place, hook, hook_out, filled = record
+            hook_keys = None
+            if hook_out is not None:  # stripped of the fields, as the general path keeps it
+                hook_keys = hook_out.get("keys")
+                hook_out = {k: v for k, v in hook_out.items() if k not in ("kind", "tag", "keys")}
+            record = ("json", given, ctx.tag, (), place, None if hook is None else hook.name,
+                      hook_out, hook_keys, filled, False, ctx.source, frozenset(), None, ())
         options = record[3]
         if type(options) is str:
             record = (*record[:3], parse_target_text(options).options, *record[4:])
