@@ -56,7 +56,7 @@ class KindPlan(NamedTuple):
 
 _NONE: frozenset[str] = frozenset()
 #: the first item of the record read_plain_config keeps for the trace (Trace.of reads it)
-PLAIN_JSON_RECORD = _PLAIN_JSON = "plain json"
+PLAIN_JSON_RECORD = "plain json"
 
 #: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
 _PLANS: dict[int, tuple[DialectSchema, dict[str, KindPlan | None]]] = {}
@@ -257,17 +257,6 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def _plain_strings(items: Any) -> bool:
-    """An array of strings that ``truncate_strings`` leaves as they are (ASCII, no NUL)."""
-    if type(items) is not list and type(items) is not tuple:
-        return False
-    try:
-        joined = "".join(items)  # (only strings join)
-    except TypeError:
-        return False
-    return joined.isascii() and "\0" not in joined
-
-
 def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     """The target of a TargetJSON dict of the common types, or None: the general path's.
 
@@ -310,7 +299,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     user_keys = attrs.pop("keys", None)
     keys = _keys(plan, user_keys, attrs.get("device"))
     # (Trace.of makes the trace's fields of this short record when a trace is asked for)
-    trace: tuple[Any, ...] = (_PLAIN_JSON, given, ctx, place, hook, hook_out, filled)
+    trace: tuple[Any, ...] = (PLAIN_JSON_RECORD, given, ctx, place, hook, hook_out, filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace,
@@ -339,7 +328,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
         elif kind is int:
             if not _INT64_MIN <= value <= _INT64_MAX:
                 return None
-        elif kind is list:
+        elif kind is list:  # of strings that truncate_strings leaves as they are, as above
             try:
                 joined = "".join(value)
             except TypeError:
