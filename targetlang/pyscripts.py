@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from ._files import write_atomically
+from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value
 from .environment import Environment
 from .errors import TargetError
-from .migration import LEGACY_DIALECT, MigrationWarning, detect_dialect, meaning_changes, migrate
+from .migration import LEGACY_DIALECT, MigrationWarning, migrate
 from .target import parse
 
 __all__ = ["Finding", "Rewrite", "ScriptResult", "migrate_source", "migrate_file", "py_literal"]
@@ -224,25 +225,6 @@ def _describe(node: ast.expr) -> str:
     return f"a {type(node).__name__} expression"
 
 
-def _source_dialect(value: str) -> str:
-    """The legacy release when it reads ``value``, else the newest that does."""
-
-    try:
-        parse(value, dialect=LEGACY_DIALECT)
-    except TargetError:
-        return "auto"
-    return LEGACY_DIALECT
-
-
-def _reads(value: str, dialect: str) -> bool:
-    """Whether release ``dialect`` reads the text ``value`` as it is (a tag, a kind name)."""
-    try:
-        parse(value, dialect=dialect)
-    except TargetError:
-        return False
-    return True
-
-
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
                    environment: Environment | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text."""
@@ -296,30 +278,19 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
                                                "string literals; not rewritten"))
                 continue
             value = node.value
-            try:
-                detect_dialect(value)
-            except TargetError as error:
-                result.findings.append(Finding(*where, f"{role} of {name} {value!r} is not a "
-                                               f"target in any release: {error.message}"))
-                continue
-            if _reads(value, target_dialect) and not meaning_changes(value, target_dialect,
-                                                                     environment):
+            answer = convert_value(value, target_dialect=target_dialect,
+                                   environment=environment)
+            if isinstance(answer, Unchanged):
                 continue  # the target release reads it as it is (a tag), with the same meaning
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", MigrationWarning)
-                try:  # a script's literal means what the legacy release read
-                    migrated = migrate(value, source_dialect=_source_dialect(value),
-                                       target_dialect=target_dialect, environment=environment)
-                except TargetError as error:
-                    result.findings.append(Finding(*where, f"{role} of {name} {value!r}: "
-                                                   f"{error.message}"))
-                    continue
-            lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
-            if lost:
-                result.findings.append(Finding(*where, f"{role} of {name} {value!r} cannot be "
-                                               f"migrated without loss ({'; '.join(lost)}); "
-                                               "not rewritten (see targetlang.migrate_config)"))
+            if isinstance(answer, NotATarget):
+                result.findings.append(Finding(*where, f"{role} of {name} {value!r} is not a "
+                                               f"target in any release: {answer.reason}"))
                 continue
+            if isinstance(answer, NeedsPerson):
+                result.findings.append(Finding(*where, f"{role} of {name} {value!r}: "
+                                               f"{answer.reason}; not rewritten"))
+                continue
+            migrated = answer.json
             new = py_literal(migrated)
             edits.append((start, end, new))
             result.rewrites.append(Rewrite(node.lineno, node.col_offset, segment, new))

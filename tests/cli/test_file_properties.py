@@ -19,10 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import targetlang
+from targetlang._sites import _source_dialect
 from targetlang.cli import main
 from targetlang.logs import LogSummary, lines_of, locate, normalize, select, stats
 from targetlang.migration import MigrationWarning
-from targetlang.pyscripts import _source_dialect, migrate_source, py_literal
+from targetlang.pyscripts import migrate_source, py_literal
 from targetlang.strategies import malformed_strings, target_strings
 
 CAMPAIGN = settings(
