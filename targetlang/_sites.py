@@ -19,7 +19,7 @@ from .migration import LEGACY_DIALECT, MigrationWarning, detect_dialect, meaning
 from .target import parse
 
 __all__ = ["NeedsPerson", "NotATarget", "Rewritten", "Unchanged", "SiteValue", "convert_value",
-           "json_text"]
+           "json_text", "minimal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,13 @@ def convert_value(value: str, *, target_dialect: str, full: bool = False,
     if lost:
         return NeedsPerson(f"cannot be migrated without loss ({'; '.join(lost)}); "
                            "see targetlang.migrate_config")
-    return Rewritten(migrated)
+    return Rewritten(migrated if full else minimal(migrated, target_dialect))
+
+
+def minimal(target_json: dict[str, Any], target_dialect: str) -> dict[str, Any]:
+    """Only what release ``target_dialect`` would not fill in by itself of ``target_json``
+    (its complete TargetJSON): the same target to that release, for a person to read."""
+    return target_json  # TODO(issue 21): drop defaults, default keys and the empty tag
 
 
 def json_text(value: dict[str, Any]) -> str:
