@@ -224,9 +224,12 @@ def test_round_three_drops_only_a_revision_letter() -> None:
     assert find("raspberry pi 4b")[1] == 2
     with pytest.raises(UnknownComponentError):
         tl.component("raspberry pi")  # no digit to revise
-    for gpu in ("GT 640", "GeForce 410"):  # not the mobile GT 640M or GeForce 410M
-        with pytest.raises(UnknownComponentError):
-            tl.component(gpu)
+    with pytest.raises(UnknownComponentError):
+        tl.component("GeForce 410")  # not the mobile GeForce 410M
+    with pytest.raises(AmbiguousComponentError) as caught:
+        tl.component("GT 640")  # its two memory variants, never the mobile GT 640M
+    assert "gt-640-gddr3" in caught.value.message and "gt-640-gddr5" in caught.value.message
+    assert "640m" not in caught.value.message
 
 
 def test_component_names_are_unique_under_normalisation_within_a_round() -> None:
