@@ -152,7 +152,7 @@ def test_readings_are_round_four_and_given_names_keep_their_rounds() -> None:
 
 def test_the_rule_table_is_plain_data() -> None:
     stages = [stage for stage, _ in PRINTED_NAME_RULES]
-    assert len(stages) == len(set(stages)) == 3
+    assert len(stages) == len(set(stages)) == 4
     for _, rules in PRINTED_NAME_RULES:
         for pattern, replacement in rules:
             assert isinstance(pattern, str) and isinstance(replacement, str)
