@@ -70,6 +70,10 @@ def test_the_counts_of_the_data() -> None:
         counts[kind] += 1
     assert sum(counts.values()) == len(ROWS)
     assert counts["resolved"] >= 60 and counts["ambiguous"] >= 8
+    readme = (TESTS.parent / "README.md").read_text("utf-8")
+    assert (f"{len(ROWS)} real spellings" in readme
+            and f"{counts['resolved']} resolve, {counts['ambiguous']} are refused as\nambiguous"
+            in readme and f"{counts['unknown']} are refused as unknown" in readme)
 
 
 # ---- the classes ---------------------------------------------------------------------------
@@ -91,7 +95,7 @@ def test_what_cpuinfo_adds_is_read_away(printed: str) -> None:
                                   "NVIDIA A30", "Tesla T4", "NVIDIA L4"])
 @pytest.mark.parametrize("suffix", ["-SXM4-80GB", "-SXM2-16GB", "-SXM-64GB", "-PCIE-40GB",
                                     " 80GB PCIe", " 80GB HBM3", " PCIe", " NVL", "-DGXS-32GB",
-                                    " 24GB"])
+                                    " 24GB", " MIG 1g.10gb", "-SXM4-80GB MIG 3g.40gb"])
 def test_form_factor_and_memory_never_change_the_product(base: str, suffix: str) -> None:
     assert tl.component(base + suffix) == tl.component(base)
 
