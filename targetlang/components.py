@@ -34,9 +34,10 @@ round that finds something decides, and finding two components there is an ambig
    ``/proc/device-tree/model``): read by :data:`PRINTED_NAME_RULES` -- trademarks, what the
    tool adds, form factor and memory -- and without its leading brand words (``Tesla
    V100-SXM2-16GB`` is ``nvidia/nvidia-v100``); then a product named without the variant
-   words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), one of
-   rocminfo's ``A/B`` names, or an AMD architecture (``gfx90a``: refused, listing the products
-   that have it). A name that could be two products is refused, never guessed.
+   words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), words held in
+   several names (``Orin``: refused, listing them), one of rocminfo's ``A/B`` names, or an AMD
+   architecture (``gfx90a``: refused, listing the products that have it). A name that could
+   be two products is refused, never guessed.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     )),
     ("form factor and memory", (
         (r"\s+MIG\s+\d+g\.\d+gb$", ""),                      # a MIG slice: ... MIG 1g.10gb
+        (r"\s+VF$", ""),                                   # an SR-IOV virtual function
         (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),      # Tesla K40m, K40c: module, card
         (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
         (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),                # -80GB, 80GB
@@ -576,21 +578,25 @@ def _read(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
 
 
 def _variants(db: _Database, form: str) -> tuple[list[str], list[str]]:
-    """Tags and products whose names go on from the name's words: those that go on only by
-    variant words (memory, ``gpu``, ...), and all of them."""
-    # a query of brand words alone ("Apple processor" reads as "Apple") names no product
+    """Tags and products whose names hold the name's words with more around them: those that
+    only go on by variant words (memory, ``gpu``, ...), and all of them (``Orin`` is in three
+    Jetson tags)."""
     given = _words(form)
+    # a query of brand words alone ("Apple processor" reads as "Apple") names no product
     queries = {q for q in _brandless(given) if not set(q) <= set(BRAND_WORDS)}
     variants: list[str] = []
     others: list[str] = []
     for listed, name in db.words:
         for query in queries:
-            if len(listed) > len(query) and listed[:len(query)] == query \
-                    and db.fits(name, given[:len(given) - len(query)]):
-                extra = listed[len(query):]
-                group = variants if all(_VARIANT_WORD.fullmatch(w) for w in extra) else others
-                if name not in group:
-                    group.append(name)
+            size = len(query)
+            starts = [i for i in range(len(listed) - size + 1) if listed[i:i + size] == query]
+            if not starts or len(listed) == size \
+                    or not db.fits(name, given[:len(given) - size]):
+                continue
+            extra = listed[size:] if starts[0] == 0 else ("",)  # words before: another product
+            group = variants if all(_VARIANT_WORD.fullmatch(w) for w in extra) else others
+            if name not in group:
+                group.append(name)
     return variants, [*variants, *(n for n in others if n not in variants)]
 
 

@@ -209,9 +209,11 @@ def test_unknown_names_suggest_the_closest() -> None:
     with pytest.raises(UnknownComponentError) as caught:
         tl.component("rtx 3o80")
     assert "did you mean 'nvidia/geforce-rtx-3080'" in caught.value.message
-    with pytest.raises(UnknownComponentError) as caught:
+    with pytest.raises(AmbiguousComponentError) as caught:
         tl.component("jetson orin")  # a family: Orin Nano, AGX Orin 32GB, AGX Orin 64GB
-    assert "nvidia/jetson-orin-nano" in caught.value.message
+    for tag in ("nvidia/jetson-orin-nano", "nvidia/jetson-agx-orin-32gb",
+                "nvidia/jetson-agx-orin-64gb"):
+        assert tag in caught.value.message
     for name in ("", "generic", "no such gpu", "geforce rtx 30x0 series"):
         with pytest.raises(UnknownComponentError):
             tl.component(name)

@@ -134,6 +134,14 @@ def test_variants_of_one_product_are_listed() -> None:
     assert "AMD Instinct MI250X, AMD Instinct MI250" in caught.value.message
     assert tl.component("Quadro M6000 24GB").name == "nvidia/quadro-m6000-24gb"  # its own tag
     assert tl.component("Quadro M6000").name == "nvidia/quadro-m6000"
+    with pytest.raises(AmbiguousComponentError) as caught:
+        tl.component("Orin")  # torch's name for a Jetson Orin: three tags hold it
+    for tag in ("jetson-agx-orin-32gb", "jetson-agx-orin-64gb", "jetson-orin-nano"):
+        assert tag in caught.value.message
+    with pytest.raises(UnknownComponentError) as caught:
+        tl.component("Xavier")  # the AGX Xavier's tag, but the Xavier NX prints it too
+    assert "nvidia/jetson-agx-xavier" in caught.value.message
+    assert tl.component("AMD Instinct MI300X VF").name == "AMD Instinct MI300X"
 
 
 def test_a_gfx_name_is_an_architecture_not_a_product() -> None:
