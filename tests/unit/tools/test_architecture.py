@@ -115,7 +115,7 @@ def test_the_seed_as_written_identical_components_by_index() -> None:
     again = Architecture.from_json(json.dumps(document))
     assert again == arch and hash(again) == hash(arch) and again.to_json() == document
     assert pickle.loads(pickle.dumps(arch)) == arch
-    # The order of identical components is not their identity, but which is connected is.
+    # Equal by JSON: which index a connection names is part of the value.
     one_link = Architecture([cpu, gpu, gpu], [(0, 1, "uni-directional")])
     other_link = Architecture([cpu, gpu, gpu], [(0, 2, "uni-directional")])
     assert one_link != other_link and one_link.reaches(0, 1) and not one_link.reaches(0, 2)
