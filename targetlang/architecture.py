@@ -299,15 +299,17 @@ class Architecture:
     def _references(self, written: dict[str, Any], refs: dict[str, int]) -> dict[str, Any]:
         """``written`` with each target replaced by a reference to its component.
 
-        A target at a place the given document referred to keeps that reference; one the
-        configuration moved (``target_host: [{...}]`` is written ``target_host: {...}``)
-        refers to the first component with that target.
+        A target at a place the given document referred to keeps that reference, also where
+        the configuration moved it (``target_host: [{...}]`` is written ``target_host:
+        {...}``: two identical CPUs are told apart by the reference); any other refers to the
+        first component with that target.
         """
         dialect = written["dialect"]
 
         def reference(path: str, item: Any) -> Any:
-            if path in refs:
-                return {"component": self._ref(refs[path])}
+            for given in (path, json_path(path, 0)):
+                if given in refs:
+                    return {"component": self._ref(refs[given])}
             if not isinstance(item, dict):
                 return item  # a label
             own = item.get("dialect", dialect)

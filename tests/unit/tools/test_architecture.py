@@ -150,6 +150,17 @@ def test_identical_components_mix_labels_and_indices() -> None:
     assert Architecture.from_json(with_config.to_json()) == with_config
 
 
+def test_a_config_member_keeps_which_of_two_identical_hosts_it_names() -> None:
+    # [host] is written host; the reference still names the second CPU, the one that reaches
+    document = {"components": ["skylake", "skylake", "A100"],
+                "connections": [[1, 2, "uni-directional"]],
+                "config": {"target_host": [{"component": 1}], "targets": [{"component": 2}]}}
+    arch = Architecture.from_json(document)
+    assert arch.to_json()["config"]["target_host"] == {"component": 1}
+    assert Architecture.from_json(arch.to_json()) == arch
+    assert arch.to_config().target_host == tl.component("skylake").target
+
+
 def test_a_label_may_stand_among_the_properties() -> None:
     gpu = tl.component("rtx 3080")
     arch = Architecture([(tl.component("skylake"), {"os": "linux"}),
