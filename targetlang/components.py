@@ -98,15 +98,15 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (r"^(gfx[0-9a-f]+)(?::[a-z0-9_]+[+-])+$", r"\1"),  # gfx90a:sramecc+:xnack-
     )),
     ("form factor and memory", (
-        (r"\s+MIG\s+\d+g\.\d+gb$", ""),                      # a MIG slice: ... MIG 1g.10gb
-        (r"\s+VF$", ""),                                   # an SR-IOV virtual function
-        (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),      # Tesla K40m, K40c: module, card
+        (r"\s+MIG\s+\d+g\.\d+gb$", ""),                    # a MIG slice: ... MIG 1g.10gb
+        (r"\s+VF$", ""),                                 # an SR-IOV virtual function
+        (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),  # Tesla K40m, K40c: module, card
         (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
-        (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),                # -80GB, 80GB
-        (r"\s+HBM\d?e?(?=\s|$)", " "),                     # HBM3
+        (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),              # -80GB, 80GB
+        (r"\s+HBM\d?e?(?=\s|$)", " "),                   # HBM3
     )),
     ("TVM's spelling", (
-        (r"^Raspberry Pi\s*", "rasp"),                    # Raspberry Pi 3 Model B: rasp3b
+        (r"^Raspberry Pi\s*", "rasp"),                   # Raspberry Pi 3 Model B: rasp3b
     )),
 )
 #: Words a registered variant adds to its product's name (``jetson-agx-orin-32gb``,
