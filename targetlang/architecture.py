@@ -1,9 +1,14 @@
 """``Architecture``: components and the connections between them (the pre-RFC's proposal).
 
 An architecture lists components -- each a :class:`~targetlang.components.Component` with its
-properties (``os``) and, where the same component appears more than once, a label -- and
-connections ``(source, destination, direction)`` between them, by index or label::
+properties (``os``) and, optionally, a label -- and connections ``(source, destination,
+direction)`` between them, by index or label. The same component may stand more than once
+(the seed's ``[X86_64_type1, NVIDIA_GPU_type1, NVIDIA_GPU_type1]``): its index tells it apart,
+and an unlabelled component is written by its index everywhere::
 
+    Architecture(
+        components=["skylake", "A100", "A100"],
+        connections=[(0, 1, "uni-directional"), (0, 2, "uni-directional")])
     Architecture(
         components=[(component("skylake"), {"os": "linux"}),
                     (component("rtx 3080"), {"os": "baremetal"}, "gpu0"),
@@ -204,11 +209,6 @@ class Architecture:
                 raise ConfigError(f'the label "{label}" is given twice (components'
                                   f"[{labels.index(label)}])", path=json_path(where, "label")
                                   if isinstance(value, Mapping) else where)
-            for earlier, other in enumerate(entries):
-                if other == entry and (label is None or labels[earlier] is None):
-                    raise ConfigError(f"the same component as components[{earlier}] "
-                                      f"({entry.name}); label each to tell them apart",
-                                      path=where)
             labels.append(label)
             entries.append(entry)
         self._labels = tuple(labels)
@@ -299,15 +299,17 @@ class Architecture:
     def _references(self, written: dict[str, Any], refs: dict[str, int]) -> dict[str, Any]:
         """``written`` with each target replaced by a reference to its component.
 
-        A target at a place the given document referred to keeps that reference; one the
-        configuration moved (``target_host: [{...}]`` is written ``target_host: {...}``)
-        refers to the first component with that target.
+        A target at a place the given document referred to keeps that reference, also where
+        the configuration moved it (``target_host: [{...}]`` is written ``target_host:
+        {...}``: two identical CPUs are told apart by the reference); any other refers to the
+        first component with that target.
         """
         dialect = written["dialect"]
 
         def reference(path: str, item: Any) -> Any:
-            if path in refs:
-                return {"component": self._ref(refs[path])}
+            for given in (path, json_path(path, 0)):
+                if given in refs:
+                    return {"component": self._ref(refs[given])}
             if not isinstance(item, dict):
                 return item  # a label
             own = item.get("dialect", dialect)
@@ -473,17 +475,22 @@ class Architecture:
     @classmethod
     def from_config(cls, config: CompilationConfig) -> Architecture:
         """A configuration or A1a composite: its targets as components, each host connected
-        to its targets (``uni-directional``), the rest kept as the ``config`` member."""
+        to its targets (``uni-directional``), the rest kept as the ``config`` member.
+
+        Each target is a component of its own (two identical GPUs are two components); a
+        host that is also a target is that target's component."""
         document = config.to_json()
         components: list[tuple[str | None, Component]] = []
 
-        def add(target_json: dict[str, Any], label: str | None, dialect: str) -> Ref:
+        def add(target_json: dict[str, Any], label: str | None, dialect: str,
+                share: range = range(0)) -> Ref:
+            """The component of a target: a new one, or the one among ``share`` it equals."""
             own = target_json.get("dialect", dialect)
             body = {k: v for k, v in target_json.items() if k != "dialect"}
             entry = Component.from_target(from_json(body, dialect=own))
             if label is None:
-                for index, (_, other) in enumerate(components):
-                    if other == entry:
+                for index in share:
+                    if components[index][1] == entry:
                         return index if components[index][0] is None else \
                             str(components[index][0])
             components.append((label, entry))
@@ -497,9 +504,12 @@ class Architecture:
                                      for label, t in targets.items()}
         host = document.get("target_host")
         if isinstance(host, dict):
-            referenced["target_host"] = {"component": add(host, None, dialect)}
+            referenced["target_host"] = {"component": add(host, None, dialect,
+                                                          range(len(components)))}
+        hosts = range(len(components))  # the host, if there is one: a target may be it
         if isinstance(targets, list):
-            referenced["targets"] = [{"component": add(t, None, dialect)} for t in targets]
+            referenced["targets"] = [{"component": add(t, None, dialect, hosts)}
+                                     for t in targets]
         links: list[tuple[Ref, Ref, str]] = []
 
         def connect(host_ref: Ref | None, members: list[Ref]) -> None:

@@ -28,7 +28,16 @@ round that finds something decides, and finding two components there is an ambig
    (:data:`BRAND_WORDS`: ``A100``, ``rtx 3080``, ``MI250X``), a product without the variant
    in parentheses (``MI50`` for both ``MI50 (16GB)`` and ``MI50 (32GB)``), a board without
    the instruction set its tag ends with (``raspberry pi 4b``);
-3. a board's model without its revision letter (``raspberry pi 4`` for ``4b``).
+3. a board's model without its revision letter (``raspberry pi 4`` for ``4b``);
+4. a name as a machine prints it (``nvidia-smi``, ``torch.cuda.get_device_name()``,
+   ``rocminfo``, ``/proc/cpuinfo``, ``sysctl machdep.cpu.brand_string``,
+   ``/proc/device-tree/model``): read by :data:`PRINTED_NAME_RULES` -- trademarks, what the
+   tool adds, form factor and memory -- and without its leading brand words (``Tesla
+   V100-SXM2-16GB`` is ``nvidia/nvidia-v100``); then a product named without the variant
+   words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), words held in
+   several names (``Orin``: refused, listing them), one of rocminfo's ``A/B`` names, or an AMD
+   architecture (``gfx90a``: refused, listing the products that have it). A name that could
+   be two products is refused, never guessed.
 """
 
 from __future__ import annotations
@@ -52,11 +61,60 @@ __all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike
 
 #: Words that lead product names without naming the product: vendors and product lines.
 BRAND_WORDS = ("nvidia", "amd", "apple", "aws", "geforce", "quadro", "tesla", "radeon", "pro",
-               "instinct")
+               "instinct", "jetson")
+#: The brand words that are vendors; the others are product lines (``GeForce``, ``Quadro``):
+#: a name without its product line may name a product of no line, never one of another
+#: (``GeForce 410`` is not the ``Quadro 410``).
+_VENDOR_WORDS = ("nvidia", "amd", "apple", "aws")
 #: Instruction-set words a board's tag may end with (``raspberry-pi/4b-aarch64``).
 _ISA_WORDS = ("aarch64", "arm64", "armv7l", "x86_64", "riscv64")
 #: CPU families of the database, in the order that decides a CPU both know.
 _CPU_FAMILIES = ("aarch64", "x86_64", "arm")
+
+#: What machines print around a product's name, in stages: ``nvidia-smi`` and
+#: ``torch.cuda.get_device_name()`` (``Tesla V100-SXM2-16GB``, ``NVIDIA H100 80GB HBM3``),
+#: ``rocminfo`` (``AMD Instinct MI250X/MI250``, ``gfx90a:sramecc+:xnack-``), ``/proc/cpuinfo``
+#: and ``lscpu`` (``Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz``), ``sysctl
+#: machdep.cpu.brand_string`` (``Apple M2``), ``/proc/device-tree/model`` (``Raspberry Pi 4
+#: Model B Rev 1.4``, ``NVIDIA Jetson Nano Developer Kit``). Each stage's patterns are removed
+#: (or rewritten) in order, case aside; a name is looked up after each stage in turn, so a
+#: stage only matters where the name without it named nothing (``Quadro M6000 24GB`` is a tag
+#: of its own before its memory is dropped). What tells products apart -- ``Ti``, ``SUPER``,
+#: ``Laptop GPU``, ``with Max-Q Design``, ``Ada Generation``, ``Pro``, ``Max`` -- is no rule.
+PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("trademarks", (
+        (r"\((?:R|TM)\)|®|™", " "),                     # Intel(R) Core(TM)
+    )),
+    ("what the tool adds", (
+        (r"^\d+(?:st|nd|rd|th) Gen\s+", ""),             # 13th Gen Intel Core i9-13950HX
+        (r"\s*\bCPU\s*@\s*[\d.]+\s*[GM]Hz$", ""),        # ... CPU @ 2.50GHz
+        (r"\s*@\s*[\d.]+\s*[GM]Hz$", ""),                # ... i7-1165G7 @ 2.80GHz
+        (r"\s+\d+-Core Processor$", ""),                 # AMD EPYC 7742 64-Core Processor
+        (r"\s+(?:CPU|Processor)$", ""),
+        (r"\s+Developer Kit$", ""),                      # NVIDIA Jetson Nano Developer Kit
+        (r"\s+Rev\s+\d+(?:\.\d+)*$", ""),                # Raspberry Pi 4 Model B Rev 1.4
+        (r"\bModel\s+(?=[A-Z]\b)", ""),                  # Raspberry Pi 4 Model B
+        (r"^amdgcn-amd-amdhsa--", ""),                   # rocminfo's ISA name
+        (r"^(gfx[0-9a-f]+)(?::[a-z0-9_]+[+-])+$", r"\1"),  # gfx90a:sramecc+:xnack-
+    )),
+    ("form factor and memory", (
+        (r"\s+MIG\s+\d+g\.\d+gb$", ""),                    # a MIG slice: ... MIG 1g.10gb
+        (r"\s+VF$", ""),                                 # an SR-IOV virtual function
+        (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),  # Tesla K40m, K40c: module, card
+        (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
+        (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),              # -80GB, 80GB
+        (r"\s+HBM\d?e?(?=\s|$)", " "),                   # HBM3
+    )),
+    ("TVM's spelling", (
+        (r"^Raspberry Pi\s*", "rasp"),                   # Raspberry Pi 3 Model B: rasp3b
+    )),
+)
+#: Words a registered variant adds to its product's name (``jetson-agx-orin-32gb``,
+#: ``apple/m1-gpu-restricted``, ``geforce-gt-640-gddr5``): a name that stops before them
+#: names the product, and its variants are listed.
+_VARIANT_WORD = re.compile(r"\d+gb|g?ddr\d|gpu|restricted")
+#: A name that is an AMD GPU architecture (``gfx90a``), as rocminfo prints it.
+_GFX_NAME = re.compile(r"gfx[0-9a-f]+")
 
 
 class UnknownComponentError(TargetError):
@@ -326,6 +384,33 @@ def _facts() -> Mapping[str, Any]:
 class _Database:
     entries: Mapping[str, Entry]
     rounds: tuple[Mapping[str, tuple[str, ...]], Mapping[str, tuple[str, ...]]]
+    #: Each tag's and product's names as words (with and without brand words): the variants.
+    words: tuple[tuple[tuple[str, ...], str], ...]
+    #: AMD products by their architecture (``gfx90a``).
+    by_arch: Mapping[str, tuple[str, ...]]
+    #: The product-line words of each tag's and product's names (``quadro``).
+    lines: Mapping[str, frozenset[str]]
+
+    def fits(self, name: str, dropped: Iterable[str]) -> bool:
+        """Whether an entry may be named without the brand words ``dropped``: its names have
+        every product line dropped, or none."""
+        own = self.lines.get(name, frozenset())
+        wanted = {w.casefold() for w in dropped} - set(_VENDOR_WORDS)
+        return not own or wanted <= own
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A name as lower-case words (``-``, ``_``, ``/``, spaces and parentheses part them)."""
+    return tuple(w for w in re.split(r"[\s\-_/()]+", name.casefold()) if w)
+
+
+def _brandless(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The words, then the words without one, two, ... leading brand words (never all)."""
+    out = [words]
+    while len(words) > 1 and words[0].casefold() in BRAND_WORDS:
+        words = words[1:]
+        out.append(words)
+    return out
 
 
 def _index(entries: Mapping[str, Entry], attr: str) -> Mapping[str, tuple[str, ...]]:
@@ -408,8 +493,35 @@ def _database(dialect: str) -> _Database:
             seen.add(normal(cpu))
             entries[cpu] = Entry(cpu, "cpu", target, ({**sources[info["source"]],
                                                       "family": family},), (normal(cpu),), ())
+    spelled, by_arch, lines = _name_tables(entries, {
+        tag: [name for name, _ in names] for tag, names in aliases.items()})
     return _Database(MappingProxyType(entries), (_index(entries, "names"),
-                                                 _index(entries, "short_names")))
+                                                 _index(entries, "short_names")),
+                     spelled, by_arch, lines)
+
+
+def _name_tables(entries: Mapping[str, Entry], aliases: Mapping[str, list[str]]
+                 ) -> tuple[tuple[tuple[tuple[str, ...], str], ...],
+                            Mapping[str, tuple[str, ...]], Mapping[str, frozenset[str]]]:
+    """The database's tables for printed names: each tag's and product's names as words
+    (with and without brand words), AMD products by architecture, product lines by name."""
+    spelled: list[tuple[tuple[str, ...], str]] = []
+    by_arch: dict[str, list[str]] = {}
+    lines: dict[str, frozenset[str]] = {}
+    for entry in entries.values():
+        if entry.origin not in ("tag", "product"):
+            continue  # a CPU's or preset's name has no variants
+        own: set[str] = set()
+        for spelling in dict.fromkeys([entry.name, *aliases.get(entry.name, [])]):
+            for listed in _brandless(_words(spelling)):
+                spelled.append((listed, entry.name))
+            own.update(w for w in _words(spelling) if w in BRAND_WORDS)
+        lines[entry.name] = frozenset(own - set(_VENDOR_WORDS))
+        mcpu = entry.target.attrs.get("mcpu")
+        if entry.target.kind == "rocm" and isinstance(mcpu, str):
+            by_arch.setdefault(mcpu, []).append(entry.name)
+    return (tuple(spelled), MappingProxyType({k: tuple(v) for k, v in by_arch.items()}),
+            MappingProxyType(lines))
 
 
 def _is_board(entry: Entry) -> bool:
@@ -425,37 +537,127 @@ def component_names(dialect: str = DEFAULT_DIALECT) -> tuple[str, ...]:
     return tuple(_database(dialect).entries)
 
 
+def printed_forms(name: str) -> list[str]:
+    """The name, then what it reads as after each stage of :data:`PRINTED_NAME_RULES`."""
+    forms = [name]
+    text = name
+    for _, rules in PRINTED_NAME_RULES:
+        for pattern, replacement in rules:
+            text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
+        text = " ".join(text.split())
+        if text and text not in forms:
+            forms.append(text)
+    return forms
+
+
+def _rounds(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
+    """What rounds 1-3 find for one spelling (the first round that finds something)."""
+    key = normal(name)
+    for round_number, table in enumerate(db.rounds, 1):
+        found = table.get(key, ())
+        if found:
+            return found, round_number
+    if key and key[-1].isdigit():
+        return tuple(dict.fromkeys(
+            n for table in db.rounds for letter in "abcdefghijklmnopqrstuvwxyz"
+            for n in table.get(key + letter, ()) if _is_board(db.entries[n]))), 3
+    return (), 0
+
+
+def _read(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
+    """What a name, or a printed name read by the rules, finds; round 4: a reading."""
+    for number, form in enumerate(printed_forms(name)):
+        given = tuple(form.split())
+        for words in _brandless(given):
+            dropped = given[:len(given) - len(words)]
+            found, round_number = _rounds(db, " ".join(words))
+            found = tuple(n for n in found if db.fits(n, dropped))
+            if found:
+                return found, round_number if number == 0 and not dropped else 4
+    return (), 0
+
+
+def _variants(db: _Database, form: str) -> tuple[list[str], list[str]]:
+    """Tags and products whose names hold the name's words with more around them: those that
+    only go on by variant words (memory, ``gpu``, ...), and all of them (``Orin`` is in three
+    Jetson tags)."""
+    given = _words(form)
+    # a query of brand words alone ("Apple processor" reads as "Apple") names no product
+    queries = {q for q in _brandless(given) if not set(q) <= set(BRAND_WORDS)}
+    variants: list[str] = []
+    others: list[str] = []
+    for listed, name in db.words:
+        for query in queries:
+            size = len(query)
+            starts = [i for i in range(len(listed) - size + 1) if listed[i:i + size] == query]
+            if not starts or len(listed) == size \
+                    or not db.fits(name, given[:len(given) - size]):
+                continue
+            extra = listed[size:] if starts[0] == 0 else ("",)  # words before: another product
+            group = variants if all(_VARIANT_WORD.fullmatch(w) for w in extra) else others
+            if name not in group:
+                group.append(name)
+    return variants, [*variants, *(n for n in others if n not in variants)]
+
+
 def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
-    """The database entry a name stands for, and the round that found it (1, 2 or 3)."""
+    """The database entry a name stands for, and the round that found it.
+
+    Rounds 1-3 (the module docstring) read the name as given; round 4 a name as a machine
+    prints it, read by :data:`PRINTED_NAME_RULES`, or a product named without its variant
+    word. A name that could be two products is refused, never guessed.
+    """
     if not isinstance(name, str):
         raise UnknownComponentError(f"a component name is a string, not {_type_name(name)}")
     db = _database(dialect)
-    key = normal(name)
-    found: tuple[str, ...] = ()
-    round_number = 0
-    for round_number, table in enumerate(db.rounds, 1):  # noqa: B007 - read after the loop
-        found = table.get(key, ())
-        if found:
-            break
-    if not found and key and key[-1].isdigit():
-        round_number = 3
-        found = tuple(dict.fromkeys(
-            n for table in db.rounds for letter in "abcdefghijklmnopqrstuvwxyz"
-            for n in table.get(key + letter, ()) if _is_board(db.entries[n])))
+    found, round_number = _read(db, name)
+    reading = printed_forms(name)[-1]
+    read_as = f" (read as {reading!r})" if reading != name else ""
+    hints: list[str] = []
+    if not found and "/" in reading:  # rocminfo's "AMD Instinct MI250X/MI250": one of those
+        parts = [_read(db, part)[0] for part in reading.split("/")]
+        named = list(dict.fromkeys(n for part in parts for n in part))
+        if all(parts) and len(named) == 1:
+            return db.entries[named[0]], 4
+        if len(named) > 1:
+            found = tuple(named)
+    if not found and _GFX_NAME.fullmatch(normal(reading)):
+        products = db.by_arch.get(normal(reading), ())
+        listed = ", ".join(products)
+        if len(products) > 1:
+            raise AmbiguousComponentError(
+                f"component name {name!r}{read_as} is an architecture, not a product: it is "
+                f"{listed}; give one of those names (or the target "
+                f"`rocm -mcpu={normal(reading)}`)")
+        raise UnknownComponentError(
+            f"component name {name!r}{read_as} is an architecture, not a product"
+            + (f" (the database's product with it: {listed})" if listed else "")
+            + f"; give a product's name, or the target `rocm -mcpu={normal(reading)}`")
+    if not found:
+        variants, extended = _variants(db, reading)
+        if len(variants) == 1:
+            return db.entries[variants[0]], 4
+        if variants:
+            found = tuple(variants)
+        elif 1 < len(extended) <= 8:
+            found = tuple(extended)
+        else:
+            hints = extended[:5]
     if len(found) == 1:
         return db.entries[found[0]], round_number
     if found:
         listed = ", ".join(found)
         raise AmbiguousComponentError(
-            f"component name {name!r} is ambiguous: it names {listed}; give one of those "
-            "names")
+            f"component name {name!r}{read_as} is ambiguous: it names {listed}; give one of "
+            "those names")
+    key = normal(reading)
     close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12, cutoff=0.6)
-    names = list(dict.fromkeys(n for k in close for table in db.rounds
-                               for n in table.get(k, ())))[:5]
+    names = list(dict.fromkeys([*hints, *(n for k in close for table in db.rounds
+                                          for n in table.get(k, ()))]))[:5]
     hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
     raise UnknownComponentError(
-        f"unknown component {name!r} in dialect {dialect}{hint} (the database: every "
-        "registered tag, GPU products, CPU names; `targetlang component --list`)")
+        f"unknown component {name!r}{read_as} in dialect {dialect}{hint} (the database: "
+        "every registered tag, GPU products, CPU names; `targetlang component --list`)")
 
 
 def component(name: str, *, dialect: str = DEFAULT_DIALECT) -> Component:

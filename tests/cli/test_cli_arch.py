@@ -27,6 +27,21 @@ def test_arch_reads_standard_input_and_shows_the_views() -> None:
     assert "  0 -> gpu0\n" in out
 
 
+def test_arch_reads_the_seed_as_written_identical_gpus_by_index() -> None:
+    """``[X86_64_type1, NVIDIA_GPU_type1, NVIDIA_GPU_type1]``, the GPUs as nvidia-smi prints
+    them, connected by index: each GPU is named by its index."""
+    seed = {"components": ["skylake", "NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM4-80GB"],
+            "connections": [[0, 1, "uni-directional"], [0, 2, "uni-directional"]]}
+    code, out, err = cli_main("arch", stdin=json.dumps(seed))
+    assert (code, err) == (0, "")
+    gpu, cpu = tl.component("A100").target, tl.component("skylake").target
+    assert "  1: nvidia/nvidia-a100\n" in out and "  2: nvidia/nvidia-a100\n" in out
+    assert "  0 -> 1\n  0 -> 2\n" in out
+    assert f"  device 2, host 0: {gpu.with_host(cpu)}\n" in out
+    code, document, _ = cli_main("arch", "--json", stdin=json.dumps(seed))
+    assert code == 0 and json.loads(document)["connections"] == seed["connections"]
+
+
 def test_arch_json_is_the_canonical_document(tmp_path: Path) -> None:
     path = tmp_path / "system.json"
     path.write_text(json.dumps(SEED), encoding="utf-8")

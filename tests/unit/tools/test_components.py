@@ -209,9 +209,11 @@ def test_unknown_names_suggest_the_closest() -> None:
     with pytest.raises(UnknownComponentError) as caught:
         tl.component("rtx 3o80")
     assert "did you mean 'nvidia/geforce-rtx-3080'" in caught.value.message
-    with pytest.raises(UnknownComponentError) as caught:
+    with pytest.raises(AmbiguousComponentError) as caught:
         tl.component("jetson orin")  # a family: Orin Nano, AGX Orin 32GB, AGX Orin 64GB
-    assert "nvidia/jetson-orin-nano" in caught.value.message
+    for tag in ("nvidia/jetson-orin-nano", "nvidia/jetson-agx-orin-32gb",
+                "nvidia/jetson-agx-orin-64gb"):
+        assert tag in caught.value.message
     for name in ("", "generic", "no such gpu", "geforce rtx 30x0 series"):
         with pytest.raises(UnknownComponentError):
             tl.component(name)
@@ -224,9 +226,12 @@ def test_round_three_drops_only_a_revision_letter() -> None:
     assert find("raspberry pi 4b")[1] == 2
     with pytest.raises(UnknownComponentError):
         tl.component("raspberry pi")  # no digit to revise
-    for gpu in ("GT 640", "GeForce 410"):  # not the mobile GT 640M or GeForce 410M
-        with pytest.raises(UnknownComponentError):
-            tl.component(gpu)
+    with pytest.raises(UnknownComponentError):
+        tl.component("GeForce 410")  # not the mobile GeForce 410M
+    with pytest.raises(AmbiguousComponentError) as caught:
+        tl.component("GT 640")  # its two memory variants, never the mobile GT 640M
+    assert "gt-640-gddr3" in caught.value.message and "gt-640-gddr5" in caught.value.message
+    assert "640m" not in caught.value.message
 
 
 def test_component_names_are_unique_under_normalisation_within_a_round() -> None:
