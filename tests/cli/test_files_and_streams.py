@@ -173,7 +173,7 @@ def test_migrate_py_positions_follow_pythons_line_model(char: str) -> None:
                  "<test>", "exec"), namespace)
     for name, value in (("a", "cuda -model=v100"), ("b", "llvm -device=arm_cpu")):
         assert targetlang.from_json(namespace[name], dialect="tvm-0.27").to_json() == \
-            targetlang.migrate(value)  # type: ignore[arg-type]
+            targetlang.migrate(value)
     assert namespace["x"] == char
 
 
