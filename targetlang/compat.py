@@ -19,6 +19,7 @@ its own ``tvm.target.Target`` (and helpers).
 
 from __future__ import annotations
 
+import importlib
 import re
 import warnings
 from collections.abc import Callable, Mapping
@@ -49,8 +50,8 @@ _INSTALL_HINT = ("targetlang.compat needs TVM (it returns tvm.target.Target obje
 
 def _tvm() -> Any:
     try:
-        import tvm
-        import tvm.target
+        tvm = importlib.import_module("tvm")
+        importlib.import_module("tvm.target")
     except ImportError as error:
         raise ImportError(f"{_INSTALL_HINT} ({error})") from error
     return tvm
