@@ -129,21 +129,36 @@ def create(target: Any) -> TVMTarget:
     return Target(target)
 
 
-def _helper(name: str, build: Callable[..., _Legacy], *args: Any, **kwargs: Any) -> TVMTarget:
+def _helper(name: str, *args: Any, **kwargs: Any) -> TVMTarget:
     """TVM 0.21's helper ``name`` on the installed TVM: its own where it still has it (before
-    0.24), else what :mod:`targetlang.presets` builds, migrated there."""
+    0.24), else what TVM 0.21's returned, migrated there."""
     tvm = _tvm()
     dialect = release_dialect(str(tvm.__version__))
     if dialect is None and hasattr(tvm.target, name):
         return getattr(tvm.target, name)(*args, **kwargs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        legacy = build(*args, dialect=LEGACY_DIALECT, **kwargs)
+        legacy = _legacy_helper(name, args, kwargs)
     for warning in caught:  # TVM's warnings, shown at the caller's line
         warnings.warn(warning.message, warning.category, stacklevel=3)
     if dialect is None:  # an old TVM without this helper reads the 0.21 TargetJSON
         return tvm.target.Target(legacy.to_json())
     return tvm.target.Target(_config(legacy, dialect))
+
+
+def _legacy_helper(name: str, args: tuple[Any, ...] | list[Any],
+                   kwargs: Mapping[str, Any]) -> _Legacy:
+    """What TVM 0.21's ``tvm.target.<name>(*args, **kwargs)`` returned (:mod:`presets`)."""
+    if name == "hexagon":  # TVM 0.21 accepted any keyword and read only its own
+        kwargs = {key: value for key, value in kwargs.items() if key in _HEXAGON_KEYWORDS}
+    build: Callable[..., _Legacy] = getattr(presets, name)
+    return build(*args, dialect=LEGACY_DIALECT, **kwargs)
+
+
+def _helper_config(name: str, dialect: str, args: tuple[Any, ...] | list[Any],
+                   kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The dict a helper call hands the TVM of ``dialect`` (what checks replay without TVM)."""
+    return _config(_legacy_helper(name, args, kwargs), dialect)
 
 
 Options = str | list[str] | tuple[str, ...] | None
@@ -152,43 +167,43 @@ Options = str | list[str] | tuple[str, ...] | None
 def cuda(model: str = "unknown", arch: str | None = None, options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.cuda``: a CUDA target; without ``arch`` the installed TVM
     detects the GPU's (and, as TVM 0.21, warns)."""
-    return _helper("cuda", presets.cuda, model, arch, options)
+    return _helper("cuda", model, arch, options)
 
 
 def rocm(model: str = "unknown", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.rocm``."""
-    return _helper("rocm", presets.rocm, model, options)
+    return _helper("rocm", model, options)
 
 
 def mali(model: str = "unknown", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.mali``: OpenCL with ``device`` ``mali``."""
-    return _helper("mali", presets.mali, model, options)
+    return _helper("mali", model, options)
 
 
 def intel_graphics(model: str = "unknown", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.intel_graphics``."""
-    return _helper("intel_graphics", presets.intel_graphics, model, options)
+    return _helper("intel_graphics", model, options)
 
 
 def arm_cpu(model: str = "unknown", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.arm_cpu``: a board or phone name (``"rasp4b"``), see
     :func:`targetlang.presets.arm_cpu_models`."""
-    return _helper("arm_cpu", presets.arm_cpu, model, options)
+    return _helper("arm_cpu", model, options)
 
 
 def rasp(options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.rasp``: ``arm_cpu("rasp3b")``, with its deprecation warning."""
-    return _helper("rasp", presets.rasp, options)
+    return _helper("rasp", options)
 
 
 def bifrost(model: str = "unknown", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.bifrost``."""
-    return _helper("bifrost", presets.bifrost, model, options)
+    return _helper("bifrost", model, options)
 
 
 def riscv_cpu(model: str = "sifive-u54", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.riscv_cpu``."""
-    return _helper("riscv_cpu", presets.riscv_cpu, model, options)
+    return _helper("riscv_cpu", model, options)
 
 
 #: the keyword parameters TVM 0.21's ``hexagon()`` reads; it ignores any other
@@ -201,18 +216,14 @@ def hexagon(cpu_ver: str = "v68", **kwargs: Any) -> TVMTarget:
     ``use_qfloat``, ``use_ieee_fp``, ``num_cores``, ``vtcm_capacity`` (and the deprecated
     ``llvm_args``, ``sim_args``, ``sim_options``); as in TVM 0.21, other keywords
     (``link_params=True``) are accepted and have no effect."""
-    tvm = _tvm()
-    if release_dialect(str(tvm.__version__)) is None and hasattr(tvm.target, "hexagon"):
-        return tvm.target.hexagon(cpu_ver, **kwargs)
-    read = {key: value for key, value in kwargs.items() if key in _HEXAGON_KEYWORDS}
-    return _helper("hexagon", presets.hexagon, cpu_ver, **read)
+    return _helper("hexagon", cpu_ver, **kwargs)
 
 
 def stm32(series: str = "unknown", options: Options = None) -> TVMTarget:
     """TVM 0.21's ``tvm.target.stm32``: an STM32 series compiled to C."""
-    return _helper("stm32", presets.stm32, series, options)
+    return _helper("stm32", series, options)
 
 
 def adreno(model: str = "unknown", options: Options = None, clml: bool = False) -> TVMTarget:
     """TVM 0.21's ``tvm.target.adreno``: a Qualcomm Adreno GPU, optionally with CLML."""
-    return _helper("adreno", presets.adreno, model, options, clml)
+    return _helper("adreno", model, options, clml)
