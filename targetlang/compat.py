@@ -97,8 +97,8 @@ def _config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str,
 def Target(target: Any, host: Any = None) -> TVMTarget:  # noqa: N802 (TVM's name)
     """``tvm.target.Target(target, host)`` as TVM 0.21 read it, on the installed TVM.
 
-    ``target`` and ``host``: legacy text, a tag, a dict, JSON text, or a ``tvm.target.Target``
-    (returned as it is when no host is given). As in TVM 0.21, a ``host`` replaces the
+    ``target`` and ``host``: legacy text, a tag, a dict, JSON text, a ``tvm.target.Target``
+    (returned as it is when no host is given) or a :class:`targetlang.Target`. As in TVM 0.21, a ``host`` replaces the
     target's own host. Raises :class:`targetlang.TargetError` (a ``ValueError``) for a value
     TVM 0.21 refused.
     """
@@ -117,7 +117,7 @@ def Target(target: Any, host: Any = None) -> TVMTarget:  # noqa: N802 (TVM's nam
 def _installed(tvm: Any, value: Any, dialect: str) -> TVMTarget:
     if isinstance(value, tvm.target.Target):
         return value
-    if not isinstance(value, (str, Mapping)):
+    if not isinstance(value, (str, Mapping, _Legacy)):  # a targetlang.Target: what it reads
         raise ValueError(f"target has to be a string or dictionary. instead get {type(value)}")
     return tvm.target.Target(_config(value, dialect))
 

@@ -115,6 +115,15 @@ def test_an_installed_target_is_returned_as_it_is(monkeypatch: pytest.MonkeyPatc
     assert with_host.host.target == {"kind": "llvm", "mtriple": "aarch64-linux-gnu"}
 
 
+def test_a_targetlang_target_is_read_as_its_dialect_read_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_tvm(monkeypatch, "0.27.0")
+    legacy = tl.parse("cuda -arch=sm_80 -libs=cudnn")
+    assert compat.Target(legacy).target == {"kind": "cuda", "arch": "sm_80", "libs": ["cudnn"]}
+    newer = tl.from_json({"kind": "opencl", "texture_depth_limit": 1024}, dialect="tvm-0.27")
+    assert compat.Target(newer).target == {"kind": "opencl", "texture_depth_limit": 1024}
+
+
 def test_what_tvm_0_21_refused_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_tvm(monkeypatch, "0.27.0")
     with pytest.raises(tl.TargetError):
