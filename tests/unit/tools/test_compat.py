@@ -7,10 +7,12 @@ warnings, and the ImportError without TVM.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import types
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,11 +44,18 @@ def fake_tvm(monkeypatch: pytest.MonkeyPatch, version: str, **helpers: Any) -> t
     return tvm
 
 
-def test_importing_compat_does_not_import_tvm() -> None:
-    code = "import sys, targetlang.compat; print('tvm' in sys.modules)"
+def test_importing_compat_does_not_import_tvm(tmp_path: Path) -> None:
+    # a tvm on the path that refuses to be imported: only a call may import it
+    (tmp_path / "tvm").mkdir()
+    (tmp_path / "tvm" / "__init__.py").write_text("raise ImportError('tvm was imported')\n")
+    code = ("import sys, targetlang.compat as c; print('tvm' in sys.modules)\n"
+            "try:\n    c.Target('llvm')\nexcept ImportError as e:\n    print(e)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, cwd=REPO)
-    assert done.stdout.strip() == "False"
+                          check=True, cwd=REPO, env=env)
+    first, second = done.stdout.splitlines()
+    assert first == "False"
+    assert "needs TVM" in second and "tvm was imported" in second
 
 
 def test_a_call_without_tvm_says_tvm_is_needed(monkeypatch: pytest.MonkeyPatch) -> None:
