@@ -98,17 +98,18 @@ def Target(target: Any, host: Any = None) -> TVMTarget:  # noqa: N802 (TVM's nam
     """``tvm.target.Target(target, host)`` as TVM 0.21 read it, on the installed TVM.
 
     ``target`` and ``host``: legacy text, a tag, a dict, JSON text, a ``tvm.target.Target``
-    (returned as it is when no host is given) or a :class:`targetlang.Target`. As in TVM 0.21, a ``host`` replaces the
-    target's own host. Raises :class:`targetlang.TargetError` (a ``ValueError``) for a value
-    TVM 0.21 refused.
+    (returned as it is when no host is given) or a :class:`targetlang.Target`. As in TVM
+    0.21, a ``host`` replaces the target's own host. Raises :class:`targetlang.TargetError`
+    (a ``ValueError``) for a value TVM 0.21 refused.
     """
     tvm = _tvm()
     dialect = release_dialect(str(tvm.__version__))
     if dialect is None:
         return tvm.target.Target(target, host)
-    if isinstance(target, str) and "-libs=mkldnn" in target:  # TVM 0.21's Python wrapper
-        warnings.warn("Legacy support of mkldnn is going to be deprecated. Please use "
-                      "-libs=dnnl instead.", UserWarning, stacklevel=2)
+    for value in (target, host):  # TVM 0.21's Python wrapper warned for each text
+        if isinstance(value, str) and "-libs=mkldnn" in value:
+            warnings.warn("Legacy support of mkldnn is going to be deprecated. Please use "
+                          "-libs=dnnl instead.", UserWarning, stacklevel=2)
     if host is None:
         return _installed(tvm, target, dialect)
     return tvm.target.Target(_installed(tvm, target, dialect), _installed(tvm, host, dialect))
