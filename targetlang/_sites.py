@@ -8,6 +8,7 @@ answer, here, so that every file type rewrites, keeps and reports alike.
 
 from __future__ import annotations
 
+import copy
 import json
 import warnings
 from collections.abc import Mapping
@@ -105,7 +106,8 @@ _READERS = (None, Environment.no_gpu(),
                         rocm_arch="gfx1030", rocm_api_version=300))
 _STRUCTURE = ("kind", "tag", "keys")
 
-Path = tuple[str | int, ...]
+#: where a value sits in a TargetJSON: keys and list indices from the top
+KeyPath = tuple[str | int, ...]
 
 
 def minimal(target_json: dict[str, Any], target_dialect: str) -> dict[str, Any]:
@@ -125,9 +127,9 @@ def minimal(target_json: dict[str, Any], target_dialect: str) -> dict[str, Any]:
     except TargetError:
         return target_json
     likely, others = _candidates(target_json, target_dialect, ())
-    dropped: set[Path] = set()
+    dropped: set[KeyPath] = set()
 
-    def reads_same(trial: set[Path]) -> bool:
+    def reads_same(trial: set[KeyPath]) -> bool:
         try:
             return _readings(_kept(target_json, trial, ()), target_dialect) == reading
         except TargetError:
@@ -167,13 +169,14 @@ def _is_target(value: Any) -> bool:
     return isinstance(value, dict) and "kind" in value
 
 
-def _candidates(config: dict[str, Any], dialect: str, path: Path) -> tuple[list[Path], list[Path]]:
+def _candidates(config: dict[str, Any], dialect: str,
+                path: KeyPath) -> tuple[list[KeyPath], list[KeyPath]]:
     """The drops to try in ``config``: those expected to hold (the empty tag, keys, values at
     the kind's default), and every other attribute; nested targets' first."""
     kind = kinds(dialect).get(str(config.get("kind")))
     defaults: Mapping[str, Any] = kind.defaults if kind is not None else {}
-    likely: list[Path] = []
-    others: list[Path] = []
+    likely: list[KeyPath] = []
+    others: list[KeyPath] = []
     for key, value in config.items():
         here = (*path, key)
         if _is_target(value):
@@ -199,7 +202,7 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _kept(config: dict[str, Any], dropped: set[Path], path: Path) -> dict[str, Any]:
+def _kept(config: dict[str, Any], dropped: set[KeyPath], path: KeyPath) -> dict[str, Any]:
     """``config`` without the ``dropped`` paths, in the readable order."""
     def value_at(key: str, value: Any) -> Any:
         here = (*path, key)
@@ -207,7 +210,7 @@ def _kept(config: dict[str, Any], dropped: set[Path], path: Path) -> dict[str, A
             return _kept(value, dropped, here)
         if isinstance(value, list) and value and all(_is_target(v) for v in value):
             return [_kept(v, dropped, (*here, i)) for i, v in enumerate(value)]
-        return value
+        return copy.deepcopy(value)  # the caller's dict stays its own
 
     kept = {k: v for k, v in config.items() if (*path, k) not in dropped}
     out = {k: value_at(k, kept[k]) for k in _STRUCTURE if k in kept}

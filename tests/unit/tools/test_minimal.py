@@ -127,10 +127,13 @@ def test_a_dict_the_release_refuses_is_returned_as_it_is() -> None:
     assert minimal(refused, "tvm-0.27") == refused
 
 
-def test_the_input_is_not_changed() -> None:
-    full = tl.migrate("composite --host=llvm --devices=cuda,opencl")
+def test_the_input_is_not_changed_nor_shared() -> None:
+    full = tl.migrate("composite --host='llvm -mattr=+neon' --devices='cuda -libs=cudnn',opencl")
     before = json.dumps(full)
-    minimal(full, "tvm-0.27")
+    small = minimal(full, "tvm-0.27")
+    assert json.dumps(full) == before
+    small["host"]["mattr"].append("+sve")
+    small["devices"][0]["libs"].append("cublas")
     assert json.dumps(full) == before
 
 
