@@ -19,7 +19,9 @@ its own ``tvm.target.Target`` (and helpers).
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import re
 import warnings
 from collections.abc import Callable, Mapping
@@ -82,6 +84,19 @@ def _config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str,
     A value TVM 0.21 refuses is read as the newest release that reads it (a dict already
     written for a newer release, TopHub's ``-target=`` text); if none does, 0.21's error.
     """
+    if isinstance(value, str):  # a program asks for the same text again and again: memo
+        # (so a MigrationWarning, e.g. for -system-lib, is given on the first reading only)
+        answer: dict[str, Any] = json.loads(_text_config(value, dialect))
+        return answer
+    return _uncached_config(value, dialect)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_config(text: str, dialect: str) -> str:
+    return json.dumps(_uncached_config(text, dialect))
+
+
+def _uncached_config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str, Any]:
     try:
         complete = migrate(value, source_dialect=LEGACY_DIALECT, target_dialect=dialect)
     except MigrationError:
