@@ -68,6 +68,12 @@ def releases_with_tables() -> list[str]:
     return list(_instructions()["releases"])
 
 
+def _require_table(release: tuple[int, ...]) -> None:
+    if known_kinds(release) is None:
+        raise DatabaseError(f"no trace instruction table for TVM {_release_name(release)}: "
+                            f"databases are written for TVM {', '.join(releases_with_tables())}")
+
+
 def _rename(kind: str, release: tuple[int, ...]) -> str | None:
     """What instruction ``kind`` is called in ``release`` (None: it does not know it)."""
     known = known_kinds(release)
@@ -320,9 +326,7 @@ def convert_records(lines: Iterable[tuple[int, bytes]], release: tuple[int, ...]
     """Each record as ``release`` reads it: ``(line number, line, changed)``; a record that
     cannot be (its target, an instruction the release does not know, a workload index out
     of the table, not a record) is reported through ``fail`` and left out."""
-    if known_kinds(release) is None:
-        raise DatabaseError(f"no trace instruction table for TVM {_release_name(release)}: "
-                            f"databases are written for TVM {', '.join(releases_with_tables())}")
+    _require_table(release)
     for number, line in lines:
         if not line.strip():
             continue
@@ -407,6 +411,7 @@ def normalize_database(records: bytes, source: WorkloadTable, summary: LogSummar
     written is an error (:class:`DatabaseError`), records that cannot are left out and
     reported in ``summary``."""
     release = _target_release(to)
+    _require_table(release)
     lines = records.splitlines(keepends=True)
     table = workloads_for(source, given, records_with_indexes(lines), release)
 
