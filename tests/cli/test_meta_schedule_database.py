@@ -210,7 +210,7 @@ def test_the_output_directory(tmp_path: Path) -> None:
     code, _, err = normalize(DB, "0.27", *given)  # over the input: refused
     assert code == 2 and len(records(DB)) == 16
     assert sorted(os.listdir(tmp_path)) == ["empty", "file", "link"]  # no temporary left
-    assert sorted(os.listdir(TUNED)) == ["db", "loaded.json", "workloads-0.25.json",
+    assert sorted(os.listdir(TUNED)) == ["PROVENANCE.md", "db", "loaded.json", "workloads-0.25.json",
                                          "workloads-0.26.json", "workloads-0.27.json"]
 
 
