@@ -33,8 +33,8 @@ from .environment import Environment
 from .logs import LogSummary, _as_021, _Memo, as_release, locate, select
 
 __all__ = ["RECORDS", "WORKLOADS", "DatabaseError", "WorkloadTable", "check_workloads",
-           "convert_records", "normalize_database", "select_database", "read_workload_table", "release_of",
-           "workloads_for"]
+           "convert_records", "normalize_database", "read_workload_table", "release_of",
+           "select_database", "workloads_for"]
 
 WORKLOADS = "database_workload.json"
 RECORDS = "database_tuning_record.json"
@@ -291,7 +291,7 @@ def instruction_spans(text: str) -> list[tuple[int, int, str]]:
     _, at = decoder.raw_decode(text, _skip(text, at))  # the workload index
     for char in ",[[[":  # [trace, ...  trace = [instructions, decisions]
         expect(char)
-    spans = []
+    spans: list[tuple[int, int, str]] = []
     at = _skip(text, at)
     if text[at:at + 1] == "]":
         return spans
@@ -393,7 +393,7 @@ def records_with_indexes(lines: Iterable[bytes]) -> list[Any]:
 # ---- whole databases ----------------------------------------------------------------------------
 
 def _target_release(to: str) -> tuple[int, ...]:
-    from ._lower.dialects import DIALECTS
+    from ._lower.dialects import DIALECTS  # on first use, as logs does: the release table
 
     if to == "json":
         return (0, 21)  # the tvm-0.21 TargetJSON

@@ -275,7 +275,7 @@ def _write_database(args: argparse.Namespace, io: Io, directory: str,
     """Read the database in ``directory``, make the new one's files, write them as -o DIR."""
     from .._files import write_directory_atomically  # on first use: kept out of start-up
     from .._metaschedule import RECORDS, WORKLOADS, DatabaseError, read_workload_table
-    from ..logs import LogSummary
+    from ..logs import LogSummary  # on first use: kept out of start-up
 
     summary = LogSummary()
     try:
@@ -371,8 +371,8 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
     from ..logs import normalize  # on first use: kept out of start-up
 
     database = _database_dir(args)
-    if args.workloads and database is None:
-        io.error("--workloads is for a MetaSchedule database (its directory)")
+    if args.workloads and (database is None or args.output == "-"):
+        io.error("--workloads is for a MetaSchedule database written as a directory (-o DIR)")
         return EXIT_USAGE
     if database is not None and args.output != "-":
         if args.to == "text":

@@ -228,6 +228,9 @@ def test_workloads_needs_a_database(tmp_path: Path) -> None:
     code, _, err = cli("logs", "normalize", str(log), "--to", "tvm-0.27", "-o",
                        str(tmp_path / "x"), "--workloads", str(TUNED / "workloads-0.27.json"))
     assert code == 2 and "--workloads is for a MetaSchedule database" in err
+    code, out, err = cli("logs", "normalize", str(DB), "--to", "tvm-0.27", "-o", "-",
+                         "--workloads", str(TUNED / "workloads-0.27.json"))
+    assert code == 2 and out == "" and "(-o DIR)" in err
 
 
 def test_a_release_without_an_instruction_table(tmp_path: Path) -> None:
