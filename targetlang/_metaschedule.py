@@ -26,9 +26,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from ._schema.resources import data_text
 from .environment import Environment
 from .logs import LogSummary, _as_021, _Memo, as_release, locate, select
 
@@ -48,9 +48,7 @@ class DatabaseError(ValueError):
 
 @cache
 def _instructions() -> dict[str, Any]:
-    text = resources.files("targetlang._data").joinpath("schedule-instructions.json").read_text(
-        encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = json.loads(data_text("schedule-instructions.json"))
     return data
 
 
