@@ -33,7 +33,7 @@ from .environment import Environment
 from .logs import LogSummary, _as_021, _Memo, as_release, locate, select
 
 __all__ = ["RECORDS", "WORKLOADS", "DatabaseError", "WorkloadTable", "check_workloads",
-           "convert_records", "normalize_database", "read_workload_table", "release_of",
+           "convert_records", "normalize_database", "normalize_records", "read_workload_table", "release_of",
            "select_database", "workloads_for"]
 
 WORKLOADS = "database_workload.json"
@@ -412,6 +412,21 @@ def normalize_database(records: bytes, source: WorkloadTable, summary: LogSummar
     _require_table(release)
     lines = records.splitlines(keepends=True)
     table = workloads_for(source, given, records_with_indexes(lines), release)
+    out = normalize_records(lines, summary, to=to, workload_count=len(source.lines),
+                            environment=environment)
+    summary.notes.append("workload table: " + (
+        "the one given (--workloads), checked against the database" if given is not None
+        else "the database's own"))
+    return {WORKLOADS: table, RECORDS: out}
+
+
+def normalize_records(lines: list[bytes], summary: LogSummary, *, to: str,
+                      workload_count: int | None = None,
+                      environment: Environment | None = None) -> bytes:
+    """A database's records alone as release ``to`` reads them (targets and traces); the
+    records that cannot be are left out and reported in ``summary``."""
+    release = _target_release(to)
+    _require_table(release)
 
     def compute(literal: bytes) -> bytes:
         config = _as_021(literal, environment)
@@ -424,26 +439,18 @@ def normalize_database(records: bytes, source: WorkloadTable, summary: LogSummar
     summary.records += sum(1 for line in lines if line.strip())
     summary.blank += sum(1 for line in lines if not line.strip())
     for _, line, changed in convert_records(enumerate(lines, 1), release, _Memo(compute),
-                                            summary.fail, counts, len(source.lines)):
+                                            summary.fail, counts, workload_count):
         out.append(line if line.endswith(b"\n") else line.rstrip(b"\r\n") + b"\n")
         if changed:
             summary.changed += 1
         else:
             summary.unchanged += 1
-    summary.notes += describe(counts, release, given is not None)
-    return {WORKLOADS: table, RECORDS: b"".join(out)}
-
-
-def describe(counts: RecordCounts, release: tuple[int, ...], given: bool) -> list[str]:
-    """The summary's lines about instructions and the workload table."""
     name = _release_name(release)
-    notes = [f"trace instruction {old} renamed {new} (TVM {name}) in {n} records"
-             for (old, new), n in sorted(counts.renamed.items())]
-    notes += [f"{n} records refused: their traces use {kind}, which TVM {name} does not have"
-              for kind, n in sorted(counts.refused.items())]
-    notes.append("workload table: " + ("the one given (--workloads), checked against the "
-                                       "database" if given else "the database's own"))
-    return notes
+    summary.notes += [f"trace instruction {old} renamed {new} (TVM {name}) in {n} records"
+                      for (old, new), n in sorted(counts.renamed.items())]
+    summary.notes += [f"{n} records refused: their traces use {kind}, which TVM {name} does "
+                      "not have" for kind, n in sorted(counts.refused.items())]
+    return b"".join(out)
 
 
 def select_database(records: bytes, table: WorkloadTable, summary: LogSummary, *,

@@ -305,6 +305,40 @@ def _write_database(args: argparse.Namespace, io: Io, directory: str,
     return EXIT_INVALID if summary.failed else EXIT_OK
 
 
+def _database_records_out(args: argparse.Namespace, io: Io, directory: str) -> int:
+    """``normalize DB -o -``: the records alone, as the release reads them."""
+    from .._metaschedule import (  # on first use: kept out of start-up
+        RECORDS,
+        WORKLOADS,
+        DatabaseError,
+        normalize_records,
+        read_workload_table,
+    )
+    from ..logs import LogSummary  # on first use: kept out of start-up
+
+    summary = LogSummary()
+    try:
+        lines = Path(directory, RECORDS).read_bytes().splitlines(keepends=True)
+        table = Path(directory, WORKLOADS)
+        count = len(read_workload_table(table.read_bytes(), str(table)).lines) \
+            if table.is_file() else None
+        out = normalize_records(lines, summary, to=args.to, workload_count=count,
+                                environment=io.environment(args))
+    except OSError as error:
+        io.error(f"{error.filename}: {error.strerror or error}")
+        return EXIT_USAGE
+    except DatabaseError as error:
+        io.error(str(error))
+        return EXIT_INVALID
+    _write_output("-", [out], io.stdout)
+    if not args.quiet:
+        for line in summary.lines():
+            io.stderr.write(line + "\n")
+        io.stderr.write("the records alone: -o DIR writes the database, its workload table "
+                        "included\n")
+    return EXIT_INVALID if summary.failed else EXIT_OK
+
+
 def _check_output(args: argparse.Namespace, io: Io) -> bool:
     if args.output == "-" or args.file == "-":
         return True
@@ -385,6 +419,8 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
         return _write_database(args, io, database, lambda records, table, given, summary:
                                normalize_database(records, table, summary, to=args.to,
                                                   given=given, environment=environment))
+    if database is not None and args.to != "text":
+        return _database_records_out(args, io, database)
     _database_records(args)
 
     if not _check_output(args, io):

@@ -167,6 +167,17 @@ def test_a_removed_instruction_is_refused_and_counted(tmp_path: Path, release: s
     assert all("SetAxisSeparator" not in kinds(r) for r in written)
 
 
+def test_the_records_alone_are_converted_the_same_way(tmp_path: Path) -> None:
+    source = with_instruction(tmp_path, "SetAxisSeparator")
+    code, out, err = cli("logs", "normalize", str(source), "--to", "tvm-0.27", "-o", "-")
+    assert code == 1 and "SetAxisSeparator, which TVM 0.27 does not have" in err
+    written = [json.loads(line) for line in out.splitlines()]
+    assert len(written) == 15
+    assert [r[1][1] for r in written] == [r[1][1] for r in records(DB)][1:]
+    assert all("GetBlock" not in kinds(r) and "GetSBlock" in kinds(r) for r in written)
+    assert os.listdir(tmp_path) == ["source"]
+
+
 def test_an_instruction_no_release_knows_is_refused(tmp_path: Path) -> None:
     source = with_instruction(tmp_path, "NoSuchInstruction")
     code, _, err = cli("logs", "normalize", str(source), "--to", "tvm-0.21", "-o",
