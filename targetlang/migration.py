@@ -22,7 +22,9 @@ release that accepts it, :func:`detect_dialect`) and writes it in ``target_diale
 * values TVM detects from the machine stay out unless an ``environment`` is given.
 
 The result is read back in ``target_dialect`` before it is returned, so it is exactly that
-dialect's ``to_json()`` of the migrated target.
+dialect's ``to_json()`` of the migrated target, less the ``feature.*`` keys TVM 0.24 and
+later export: those the release derives from the LLVM it links, and a migration states only
+what the target is.
 """
 
 from __future__ import annotations
@@ -192,7 +194,8 @@ def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
     target = _read(source, source_dialect, environment)
     outcome = _Outcome(source=target, json={})
     converted = _convert(target, target_dialect, "", outcome)
-    outcome.json = from_json(converted, dialect=target_dialect, environment=environment).to_json()
+    outcome.json = _without_features(
+        from_json(converted, dialect=target_dialect, environment=environment).to_json())
     if source_dialect == "auto" and target.dialect != LEGACY_DIALECT and \
             not isinstance(source, Target):
         # The same text can mean something else in the legacy release (a tag whose
@@ -204,6 +207,16 @@ def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
         if legacy is not None and legacy != outcome.json:
             outcome.changed_meaning = _differences(legacy, outcome.json, "")
     return outcome
+
+
+def _without_features(value: Any) -> Any:
+    """An export without its ``feature.*`` keys, at every level (hosts, devices)."""
+    if isinstance(value, dict):
+        return {k: _without_features(v) for k, v in value.items()
+                if not str(k).startswith("feature.")}
+    if isinstance(value, list):
+        return [_without_features(v) for v in value]
+    return value
 
 
 def _differences(old: Any, new: Any, path: str) -> list[str]:

@@ -239,6 +239,9 @@ class Target:
                 out[key] = value.to_json()
             else:
                 out[key] = value
+        if self._features and _exports_features(self._dialect):
+            for name, value in self._features.items():
+                out["feature." + name] = _plain(value)
         return out
 
     def _make_template(self) -> dict[str, Any]:
@@ -247,12 +250,15 @@ class Target:
         if self._host is not None:
             out["host"] = self._host
         out.update(self._attrs)  # attributes override the fields, as in TVM's Export()
-        # Arrays of strings are copied as lists; anything holding a target goes through _plain.
+        if self._features and _exports_features(self._dialect):
+            out.update(("feature." + name, value) for name, value in self._features.items())
+        # Arrays of strings are copied as lists; anything holding a target (or a feature's
+        # list or object) goes through _plain.
         arrays, deep = [], []
         for key, value in out.items():
             if type(value) is tuple and all(type(item) is str for item in value):
                 arrays.append(key)
-            elif type(value) is tuple or isinstance(value, Target):
+            elif isinstance(value, (tuple, Target, list, dict)):
                 deep.append(key)
         self._arrays, self._deep = tuple(arrays), tuple(deep)
         return out
@@ -365,9 +371,16 @@ _EXPORTED_ONCE: dict[str, Any] = {}
 def _plain(value: AttrValue) -> Any:
     if isinstance(value, Target):
         return value.to_json()
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):  # a feature's value, as given (TVM 0.24+ keep any)
+        return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+def _exports_features(dialect: str) -> bool:
+    """Whether the dialect's export() writes the features as ``feature.NAME`` keys (0.24+)."""
+    return (_SCHEMAS.get(dialect) or _schema(dialect)).rules.feature_keys
 
 
 @functools.lru_cache(maxsize=4096)

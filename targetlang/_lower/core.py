@@ -8,6 +8,7 @@ and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import threading
@@ -441,9 +442,6 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     # A typed config was built by from_raw_string for this call; any other is the caller's.
     config = _reimport_queried(config if typed else dict(config),  # type: ignore[arg-type]
                                ctx.schema.rules.device_query_nulls)
-    if ctx.schema.rules.feature_keys:
-        # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
-        config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
     if "features" in config:
         _fail(TargetValueError, "target features are derived by the target parser, not given",
               ctx, where(), json_path(path, "features"))
@@ -451,6 +449,16 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         if "tag" in config and ctx.schema.rules.tag_overrides:
             return _from_tag_overrides(config, ctx, place, where("tag"), path)
         _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
+    given_features: dict[str, Any] | None = None
+    if ctx.schema.rules.feature_keys:
+        # TVM 0.24+ set "feature.NAME" keys aside before the schema sees the config, and put
+        # back after the target parser those it did not derive (the parser's answer wins).
+        given_features = {k[8:]: copy.deepcopy(v) for k, v in config.items()
+                          if type(k) is str and k.startswith("feature.") and len(k) > 8}
+        if given_features:
+            config = {k: v for k, v in config.items()
+                      if not (type(k) is str and k[8:] in given_features
+                              and k.startswith("feature."))}
     name = config["kind"]
     if not isinstance(name, str):
         _fail(AttributeTypeError, f'field "kind" must be a string, not {type_name(name)}',
@@ -536,6 +544,8 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
     trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
              hook_out, hook_keys, filled, queried, ctx.source, overrides, None, ())
+    if given_features:
+        features = {**given_features, **(features or {})}
     assert ctx.make is not None
     return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features, trace=trace)

@@ -154,15 +154,16 @@ def _is_aprofile(mtriple: str | None, mcpu: str | None) -> bool:
     return is_aarch32(mtriple, mcpu) or is_aarch64(mtriple)
 
 
-def _aprofile_features(config: Config) -> Features:
+def _aprofile_features(config: Config, arm_tables: str = _arm.DATA_FILE) -> Features:
     """``aprofile::GetFeatures``: TVM asks LLVM which features the triple, CPU and ``-mattr`` give.
 
     The steps follow TVM's ``LLVMTargetInfo``: the option types, the triple (TVM crashes when
     LLVM has no target for it), the option values, then the features (LLVM aborts on an
-    ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``).
+    ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``;
+    ``arm_tables`` names the release's).
     """
     mtriple, triple, mcpu, mattr = _aprofile_checked(config)
-    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr))
+    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr, arm_tables))
 
 
 def _aprofile_checked(config: Mapping[str, Any]
@@ -249,8 +250,10 @@ def _stoll(text: str) -> int | None:
 
 # ---- the parsers -------------------------------------------------------------------------
 
-def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
-    """``parsers::cpu::ParseTarget`` (llvm and c)."""
+def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
+              arm_tables: str = _arm.DATA_FILE) -> tuple[Config, Features | None]:
+    """``parsers::cpu::ParseTarget`` (llvm and c); the A-profile features by the LLVM tables
+    ``arm_tables`` (TVM 0.21's by default; see :func:`cpu_hooks`)."""
     mtriple = _optional_str(config, "mtriple")
     mcpu = _optional_str(config, "mcpu")
     if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
@@ -265,7 +268,7 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tu
         _merge_arm_keys(config)
         return config, features
     if _is_aprofile(mtriple, mcpu):
-        aprofile = _aprofile_features(config)
+        aprofile = _aprofile_features(config, arm_tables)
         _merge_arm_keys(config)
         return config, aprofile
     return config, None
@@ -419,6 +422,17 @@ def parse_webgpu_027(config: Config, env: Environment | None,
     if subgroups:
         config["thread_warp_size"] = 32
     return config, None
+
+
+def cpu_hooks(arm_tables: str) -> Mapping[str, Hook]:
+    """The llvm and c hooks of a release whose LLVM answers as the tables ``arm_tables``
+    (``_arm.RELEASE_FILES``): TVM 0.24 and later run the same parser on their own LLVM."""
+    def run(config: Config, env: Environment | None,
+            from_env: set[str]) -> tuple[Config, Features | None]:
+        return parse_cpu(config, env, from_env, arm_tables)
+
+    hook = Hook("parsers::cpu::ParseTarget", run, _cpu_keeps)  # the checks are the same
+    return {"llvm": hook, "c": hook}
 
 
 #: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.
