@@ -19,7 +19,7 @@ from .._schema.facts import AttrSpec, DialectSchema, KindSpec
 from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
 from .._syntax import rules
 from .._syntax.ast import Option
-from .._syntax.grammar import SyntaxProblem, parse_target_text
+from .._syntax.grammar import SyntaxProblem, first_word, parse_target_text
 from ..errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -191,13 +191,19 @@ def _replace_with_positions(text: str, old: str, new: str,
     return "".join(out), positions
 
 
+def is_json_text(text: str) -> bool:
+    """Whether TVM reads a text as JSON: a ``{`` first, nothing stripped before it (every
+    release from 0.6 to 0.27; ``' {"kind": "llvm"}'`` is legacy text, its kind ``{"kind":``)."""
+    return text[:1] == "{"
+
+
 def from_string(text: str, ctx: Context, place: Place) -> Target:
     """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
     if ctx.schema.reader is not None:
         return ctx.schema.reader(text, ctx, place)  # type: ignore[no-any-return]
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
-    if text[:1] == "{":
+    if is_json_text(text):
         return from_config_string(text, ctx, place)
     return from_raw_string(text, ctx, place)
 
@@ -286,6 +292,12 @@ def from_raw_string_general(text: str, ctx: Context, place: Place) -> Target:
     try:
         syntax = parse_target_text(text)
     except SyntaxProblem as e:
+        # TVM splits the words (an unclosed quote fails there), then looks up the kind, and
+        # only then reads the options: an unknown kind is the error, whatever follows it
+        # (' {"kind": "llvm"}' is the kind '{"kind":').
+        word = first_word(text)
+        if word is not None:
+            _kind(word[0], ctx, place.at(word[1]), "")
         _fail(TargetSyntaxError, e.message, ctx, place.at(e.offset))
     # Legacy text needs no JSON paths in its errors: the caret points at the characters.
     kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), "")
