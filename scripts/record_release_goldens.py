@@ -86,7 +86,9 @@ def xz_text(lines: Iterable[str]) -> bytes:
 
 
 def read_xz_lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in lzma.decompress(path.read_bytes()).decode().splitlines()]
+    # One row a "\n" (str.splitlines would also split at a U+0085 or U+2028 inside a string)
+    text = lzma.decompress(path.read_bytes()).decode()
+    return [json.loads(x) for x in text.split("\n") if x]
 
 
 def write_or_check(path: Path, rows: list[dict[str, Any]], *, check: bool) -> int:
@@ -229,6 +231,19 @@ def build_json_cases(schemas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]
                   {"kind": "composite", "devices": ["cuda", "llvm"]},
                   {"kind": "llvm", "host": {"kind": "llvm", "host": "llvm"}}):
         add("other", other)
+    # White space around JSON text, a tag, a kind: which text is JSON (TVM: a "{" first, no
+    # stripping), how each release reads the rest, and where json.loads stops.
+    body = '{"kind": "llvm"}'
+    for space in (" ", "  ", "\t", "\n", "\x0b", "\x0c", "\r", "\r\n", "\x1c", "\x85", "\xa0",
+                  "\u3000"):
+        for text in (space + body, body + space, space + body + space, space + "llvm",
+                     "llvm" + space, space + "nvidia/jetson-nano", "nvidia/jetson-nano" + space,
+                     space + "llvm -mcpu=a", space + "{", space):
+            add("whitespace", text)
+    for text in ('\t{"kind":"llvm","mcpu":"x"}', ' {"kind": "cuda", "arch": "sm_80"}',
+                 ' {"tag": "nvidia/jetson-nano"}', '\n{"kind":"llvm"}\n', "no_such x",
+                 "no_such -a=1 -a=2", "-mcpu=a llvm", "llvm x"):
+        add("whitespace", text)
     # What TVM 0.21 itself exported (the dicts a migration starts from), and each oracle's tags.
     for line in LEGACY_GOLDEN_021.read_text(encoding="utf-8").splitlines():
         export = json.loads(line).get("export")

@@ -325,7 +325,7 @@ def effective_cpu(triple: ArmTriple, mcpu: str | None, data_file: str = DATA_FIL
 
 
 def _target(triple: ArmTriple, data_file: str = DATA_FILE) -> LLVMTarget:
-    t = tables(data_file)
+    t = tables() if data_file == DATA_FILE else tables(data_file)  # one cache entry for 0.21
     return t.aarch64 if triple.target == "aarch64" else t.arm
 
 
