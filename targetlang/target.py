@@ -488,6 +488,8 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
     return _from_json(obj, dialect=dialect, environment=environment)
 
 
+_JSON_SPACE = " \t\n\r"
+
 #: (dialect, environment, context) of the last config read by the one-pass reader: a
 #: program reads its configs in one dialect and environment, and a new context cost a
 #: twentieth of a read. (One immutable tuple, replaced whole: safe across threads.)
@@ -498,9 +500,13 @@ _LAST_JSON_CONTEXT: tuple[str, Environment | None, Any] = ("", None, None)
 def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
                environment: Environment | None) -> Target:
     if isinstance(obj, str):
-        if not obj.lstrip().startswith("{"):
-            raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
-        return parse(obj.lstrip(), dialect=dialect, environment=environment)
+        # JSON text as json.loads reads it: JSON's own white space (RFC 8259) may come first;
+        # parse() then reads it as TVM's Target(text), for which "{" must be first.
+        text = obj.lstrip(_JSON_SPACE)
+        if not text.startswith("{"):
+            raise TargetSyntaxError("JSON target text must be an object", source=obj,
+                                    offset=len(obj) - len(text))
+        return parse(text, dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
     ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None))
