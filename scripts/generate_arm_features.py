@@ -10,9 +10,12 @@ an LLVM CPU alias as ``-mcpu`` (``LLVMTargetInfo::IsValidCPU`` asks ``isCPUStrin
 0.21 only took the names of ``llvm_get_cpu_archlist``): the alias is recorded among the
 CPUs with the features LLVM gives it where the oracle takes it, else among ``cpu_aliases``.
 The JSON releases' wheels link LLVM statically and export none of its C API, so their
-files hold the feature and CPU tables only; what a triple adds and which triples TVM dies
-on are 0.21's recording (``arm-features.json``), which the per-release differential
-(tests/golden/test_release_differential.py) checks on every Arm target of its cases.
+files hold the feature and CPU tables only, and whether that LLVM has assertions on
+(``llvm_assertions``: 0.21's LLVM dies on a feature item without its sign and on an AArch32
+triple whose object format and OS disagree; a release build reads the item as a removal and
+builds the machine); what a triple adds is 0.21's recording (``arm-features.json``), which
+the per-release differential (tests/golden/test_release_differential.py) checks on every
+Arm target of TVM 0.21's features table.
 
 TVM's A-profile parser (src/target/parsers/aprofile.cc) asks LLVM which subtarget features a
 (triple, CPU, -mattr) combination has. The answer comes from LLVM's subtarget tables: which
@@ -457,7 +460,8 @@ def build(release: str = "0.21") -> dict[str, Any]:
     if release != "0.21":  # the feature and CPU tables only (see the module's docstring)
         return {"source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
                           f"scripts/generate_arm_features.py --release {release}",
-                "tvm_version": tvm_version, "llvm_version": llvm_version, "targets": targets}
+                "tvm_version": tvm_version, "llvm_version": llvm_version,
+                "llvm_assertions": llvm_assertions(), "targets": targets}
     targets["arm"].update(arm_subarchs(targets["arm"]))
     data = {
         "source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
@@ -468,6 +472,34 @@ def build(release: str = "0.21") -> dict[str, Any]:
     }
     data["triples"] = triple_rules()
     return data
+
+
+#: What an LLVM built with assertions dies on, and a release build goes through: a feature
+#: item without its sign (a release build reads it as a removal), an object format at odds
+#: with the OS (it builds the machine anyway).
+ASSERTION_PROBES = ({"mtriple": "aarch64-unknown-linux-gnu", "mattr": ["neon"]},
+                    {"mtriple": "armeb-apple-macos"}, {"mtriple": "arm-unknown-uefi"})
+
+
+def probe_assertions() -> list[list[str]]:
+    """Runs inside the oracle: the features of each assertion probe (if it lives)."""
+    from tvm.target import Target  # type: ignore[import-not-found]
+    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
+
+    return [sorted(str(f) for f in ffi.llvm_get_cpu_features(Target({"kind": "llvm", **c})))
+            for c in ASSERTION_PROBES]
+
+
+def llvm_assertions() -> bool:
+    """Whether the oracle's LLVM has assertions on (0.21's does: the probes kill it)."""
+    done = subprocess.run([str(ORACLE_PYTHON), __file__, "--probe", "assertions"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if done.returncode != 0:
+        return True
+    survived = json.loads(done.stdout)
+    if "neon" in survived[0]:
+        raise SystemExit("an unsigned 'neon' did not remove neon: the model does not hold")
+    return False
 
 
 def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
@@ -566,6 +598,8 @@ def main() -> int:
         os.dup2(2, 1)  # TVM's own prints go to stderr, the protocol to our copy of stdout
         if args.probe[0] == "family":
             result = probe_family(args.probe[1])
+        elif args.probe[0] == "assertions":
+            result = probe_assertions()
         elif args.probe[0] == "machines":
             result = probe_machines(json.loads(sys.stdin.read()))
         else:

@@ -132,6 +132,10 @@ class Tables:
 
     llvm_version: str
     tvm_version: str
+    #: whether that LLVM was built with assertions (0.21's): it dies on a feature item without
+    #: its sign and on a triple whose object format and OS disagree; a release build reads
+    #: the item as a removal and builds the machine
+    llvm_assertions: bool
     aarch64: LLVMTarget
     arm: LLVMTarget
     os_prefixes: Mapping[str, tuple[str, ...]]
@@ -156,6 +160,7 @@ def tables(data_file: str = DATA_FILE) -> Tables:
                for family in ("aarch64", "arm")}
     triples = base["triples"]
     return Tables(llvm_version=data["llvm_version"], tvm_version=data["tvm_version"],
+                  llvm_assertions=data.get("llvm_assertions", True),
                   aarch64=LLVMTarget("aarch64", targets["aarch64"]),
                   arm=LLVMTarget("arm", targets["arm"]),
                   os_prefixes={k: tuple(v) for k, v in triples["os_prefixes"].items()},
@@ -287,11 +292,18 @@ def _format_class(name: bytes) -> FormatClass | None:
 
 
 @bounded_memo(maxsize=1024)
-def triple_problem(mtriple: str) -> str | None:
-    """Why TVM 0.21 dies on an Arm triple (None when LLVM builds a target machine for it)."""
+def triple_problem(mtriple: str, asserts: bool = True) -> str | None:
+    """Why TVM dies on an Arm triple (None when LLVM builds a target machine for it).
+
+    ``asserts``: LLVM was built with assertions (0.21's). Without them the ARM target builds
+    a machine whatever its exception handling says; AArch64's object-format check and a
+    missing target stay fatal (as the 0.25 to 0.27 oracles die on them).
+    """
     triple = arm_triple(mtriple)
     if triple is None:
         return "LLVM has no target for its architecture"
+    if triple.target == "arm" and not asserts:
+        return None
     parts = mtriple.encode("utf-8", "surrogatepass").split(b"-", 3)
     arch = parts[0]
     fmt = _format_class(parts[3]) if len(parts) > 3 else None
@@ -334,7 +346,8 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str],
     """Every subtarget feature LLVM turns on (``GetAllLLVMCpuFeatures``), by the tables of
     ``data_file`` (TVM 0.21's by default).
 
-    ``mattr`` must not hold an item without a sign (see :func:`unsigned_item`).
+    An item without a sign (see :func:`unsigned_item`) kills an LLVM with assertions, so
+    only a release build's tables meet one: it removes the feature of that whole name.
     """
     target = _target(triple, data_file)
     cpu = effective_cpu(triple, mcpu, data_file)
@@ -350,7 +363,7 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str],
     for item in mattr_items(mattr):
         if item in _PRINT_ONLY:
             continue
-        name = item[1:]
+        name = item[1:] if item[0] in "+-" else item  # (StripFlag strips a sign only)
         if not target.knows_feature(name):
             continue  # LLVM warns "not a recognized feature" and goes on
         if item[0] == "+":

@@ -11,7 +11,9 @@ oracles had (no GPU; the system triple of each wheel's LLVM):
   other releases): accept/reject and the whole export. The JSON-only releases export the
   target parser's features as ``feature.*`` keys, from the LLVM each wheel links: they are
   compared too (targetlang derives them from each release's recorded tables,
-  ``targetlang/_data/arm-features-0.N.json``).
+  ``targetlang/_data/arm-features-0.N.json``); the white-space cases also by error class;
+* ``tvm-0.25``, ``tvm-0.26`` and ``tvm-0.27`` on the 5700 Arm targets of TVM 0.21's features
+  table as dicts: accept/reject and the export with its ``feature.*`` keys.
 
 Every case must agree: a disagreement is listed with its input. The tests marked ``oracle``
 ask the installed releases a sample again (they skip without them).
@@ -88,6 +90,26 @@ def test_every_dict_case_is_read_as_the_release_read_it(release: str) -> None:
             disagreements.append((case, target.to_json(), answer["export"]))
     assert disagreements == [], f"{len(disagreements)} of {len(cases)} disagree"
     assert sum(a["ok"] for a in golden) > 1000 and sum(not a["ok"] for a in golden) > 1000
+
+
+@pytest.mark.parametrize("release", ["0.25", "0.26", "0.27"])
+def test_every_arm_target_exports_the_features_the_release_exported(release: str) -> None:
+    """TVM 0.21's features table (each Arm CPU and alias, triple variant, ``-mattr`` list,
+    M-profile target and input TVM dies on) as dicts, read by each JSON release: accepted
+    exactly where it accepted, and exported with the same ``feature.*`` keys."""
+    cases = xz_lines("arm-cases.jsonl.xz")
+    golden = xz_lines(f"tvm-{release}/arm-golden.jsonl.xz")
+    assert len(cases) == len(golden) > 5000
+    disagreements = []
+    for case, answer in zip(cases, golden):
+        target = read(case["input"], release)
+        if (target is not None) != answer["ok"]:
+            disagreements.append((case, "accepted" if target else "refused", answer["error"]))
+        elif target is not None and target.to_json() != answer["export"]:
+            disagreements.append((case, target.to_json(), answer["export"]))
+    assert disagreements == [], f"{len(disagreements)} of {len(cases)} disagree"
+    with_features = [a for a in golden if a["ok"] and "feature.has_asimd" in a["export"]]
+    assert len(with_features) > 4000
 
 
 def _tvm_error_class(message: str) -> type[tl.TargetError] | None:
