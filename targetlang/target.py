@@ -193,7 +193,9 @@ class Target:
 
     @property
     def features(self) -> TargetFeatures:
-        """What the kind's target parser derived (``has_dsp``, ``is_test``, ...)."""
+        """What the kind's target parser derived (``has_dsp``, ``is_test``, ...); in the JSON
+        releases (0.24+) also each ``feature.NAME`` key given that the parser does not
+        derive, as TVM's ``TargetGetFeature`` reads it (and ``to_json()`` writes them all)."""
         return self._features
 
     @property
