@@ -336,8 +336,13 @@ def effective_cpu(triple: ArmTriple, mcpu: str | None, data_file: str = DATA_FIL
     return mcpu if mcpu is not None and target.knows_cpu(mcpu) else "generic"
 
 
+def tables_of(data_file: str) -> Tables:
+    """``tables(data_file)``, 0.21's under the one cache entry ``tables()`` makes."""
+    return tables() if data_file == DATA_FILE else tables(data_file)
+
+
 def _target(triple: ArmTriple, data_file: str = DATA_FILE) -> LLVMTarget:
-    t = tables() if data_file == DATA_FILE else tables(data_file)  # one cache entry for 0.21
+    t = tables_of(data_file)
     return t.aarch64 if triple.target == "aarch64" else t.arm
 
 

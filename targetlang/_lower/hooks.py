@@ -178,8 +178,7 @@ def _aprofile_checked(config: Mapping[str, Any], arm_tables: str = _arm.DATA_FIL
     mcpu = _optional_str(config, "mcpu")
     mattr = _optional_str_array(config, "mattr") or ()
     assert mtriple is not None  # an A-profile target has an Arm triple
-    asserts = _arm.tables().llvm_assertions if arm_tables == _arm.DATA_FILE \
-        else _arm.tables(arm_tables).llvm_assertions
+    asserts = _arm.tables_of(arm_tables).llvm_assertions
     problem = _arm.triple_problem(mtriple, asserts)
     if problem is not None:
         raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM crashes on it)",
