@@ -230,7 +230,7 @@ def test_notebook_json_bytes_outside_the_source_string_are_kept(tmp_path: Path) 
     path.write_text(text)
     assert cli("upgrade", "--write", str(path))[0] == 0
     written = path.read_text()
-    start, end = text.index('"tvm.target'), text.index('"]\n  }')
+    start, end = text.index('"tvm.target'), text.index(']\n  }')
     assert written.startswith(text[:start]) and written.endswith(text[end:])
     line = json.loads(written)["cells"][0]["source"][1]
     assert written[start:len(written) - len(text) + end] == json.dumps(line)
