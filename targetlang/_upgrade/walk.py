@@ -30,6 +30,8 @@ def file_type(path: str) -> str | None:
 def guess_type(path: str) -> str:
     """A file named explicitly whose name says nothing: its ``#!`` line, else Python."""
     try:
+        if not os.path.isfile(path):  # a FIFO or a device: never opened to look
+            return "python"
         with open(path, "rb") as stream:  # noqa: PTH123
             first = stream.readline(200)
     except OSError:
@@ -48,13 +50,14 @@ def _skipped_directory(parent: str, name: str) -> bool:
         os.path.islink(full)  # a link to a directory: walked where it lives, if at all
 
 
-def walk(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
+def walk(paths: Iterable[str], only: str | None = None) -> Iterator[tuple[str, str]]:
     """(path, file type) of each file to read, in the order given; directories walked in
     sorted order, what they should not hold skipped (hidden, virtual environments, build
-    output, git-ignored). A path named explicitly is always read."""
+    output, git-ignored). A path named explicitly is always read (as ``only`` when given);
+    in directories, ``only`` keeps the files of that type."""
     for path in paths:
         if not os.path.isdir(path):
-            yield path, file_type(path) or guess_type(path)
+            yield path, only or file_type(path) or guess_type(path)
             continue
         found: list[tuple[str, str]] = []
         for parent, directories, files in os.walk(path):
@@ -62,7 +65,8 @@ def walk(paths: Iterable[str]) -> Iterator[tuple[str, str]]:
             for name in sorted(files):
                 kind = file_type(name)
                 full = os.path.join(parent, name)
-                if kind is not None and not name.startswith(".") and not os.path.islink(full):
+                if kind is not None and kind == (only or kind) and not name.startswith(".") \
+                        and not os.path.islink(full):
                     found.append((full, kind))
         ignored = _git_ignored(path, [full for full, _ in found])
         yield from ((full, kind) for full, kind in found if full not in ignored)

@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             description="Rewrite the legacy target sites of files and "
                                         "directories for the target release.")
     add_environment(parser)
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files and directories")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and directories")
     parser.add_argument("--to", dest="to", default=NEWEST, metavar="DIALECT", type=dialect_name,
                         help=f"the release to upgrade to (default: {NEWEST}, the newest)")
     mode = parser.add_mutually_exclusive_group()
@@ -62,6 +62,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
     from ..upgrade import Options  # on first use: kept out of start-up
 
+    if not args.paths:
+        io.error("upgrade takes the files and directories to upgrade: targetlang upgrade PATH...")
+        return EXIT_USAGE
     options = Options(target_dialect=args.to, runtime=args.runtime, full=args.full,
                       environment=io.environment(args))
     mode = "write" if args.write else "check" if args.check else "diff"
@@ -70,17 +73,17 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
 
 def run(paths: Iterable[str], io: Io, *, options: object, mode: str,
         only: str | None = None, summary: bool = True) -> int:
-    """Upgrade the files of ``paths`` (only the type ``only`` when given) and report.
-    ``mode``: "diff" (a unified diff on standard output), "write" or "check"."""
+    """Upgrade the files of ``paths`` and report; ``mode``: "diff" (a unified diff on
+    standard output), "write" or "check". ``only``: the one file type to read (explicit
+    files are read as it). Without ``summary`` (``migrate --py``, as it always was): one
+    line per file rewritten, no summary, and exit 1 only for a file not valid for its type."""
     from ..upgrade import Options, Summary, upgrade_file, walk
 
     assert isinstance(options, Options)
     stdout, stderr = io.stdout, io.stderr
     status = EXIT_OK
     total = Summary()
-    for path, kind in walk(paths):
-        if only is not None and kind != only:
-            kind = only
+    for path, kind in walk(paths, only):
         try:
             result = upgrade_file(path, file_type=kind, write=mode == "write", options=options)
         except OSError as error:  # cannot read or write it: reported, the others go on
@@ -91,7 +94,7 @@ def run(paths: Iterable[str], io: Io, *, options: object, mode: str,
         total.add(result)
         for finding in result.findings:
             stderr.write(f"{finding}\n")
-        if result.findings:
+        if result.invalid is not None or (result.findings and summary):
             status = max(status, EXIT_INVALID)
         if not result.changed:
             continue
@@ -102,6 +105,8 @@ def run(paths: Iterable[str], io: Io, *, options: object, mode: str,
             status = max(status, EXIT_INVALID)
         elif summary:
             stderr.write(f"rewrote {path}\n")
+        else:
+            stderr.write(f"rewrote {path}: {len(result.changes)} target literals\n")
     if summary:
         for line in total.lines():
             stderr.write(line + "\n")

@@ -235,3 +235,17 @@ def test_notebook_json_bytes_outside_the_source_string_are_kept(tmp_path: Path) 
     line = json.loads(written)["cells"][0]["source"][1]
     assert written[start:len(written) - len(text) + end] == json.dumps(line)
     assert line == f"tvm.target.Target({line[len('tvm.target.Target('):-1]})" and "{" in line
+
+
+def test_migrate_py_walks_a_directory_for_its_python_files(tmp_path: Path) -> None:
+    project(tmp_path)
+    code, out, err = cli("migrate", "--py", str(tmp_path))
+    assert code == 0 and out.count("+++ b/") == 1 and "src/a.py" in out
+    assert "scanned" not in err  # migrate --py prints no summary, as before
+    code, _, err = cli("migrate", "--py", "--write", str(tmp_path / "run.sh"))
+    assert code == 1 and "not Python" in err  # a file named explicitly is read as Python
+
+
+def test_no_path_is_a_usage_error() -> None:
+    code, _, err = cli("upgrade")
+    assert code == 2 and "targetlang upgrade PATH" in err
