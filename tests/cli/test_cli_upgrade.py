@@ -249,3 +249,17 @@ def test_migrate_py_walks_a_directory_for_its_python_files(tmp_path: Path) -> No
 def test_no_path_is_a_usage_error() -> None:
     code, _, err = cli("upgrade")
     assert code == 2 and "targetlang upgrade PATH" in err
+
+
+def test_the_pre_commit_hook_runs_check_on_every_supported_file_type() -> None:
+    yaml = pytest.importorskip("yaml")
+    from conftest import REPO
+
+    from targetlang.upgrade import FILE_TYPES
+
+    (hook,) = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["id"] == "targetlang-upgrade" and hook["language"] == "python"
+    assert hook["entry"].split() == ["targetlang", "upgrade", "--check"]
+    identify = pytest.importorskip("identify.identify")  # pre-commit's own file tagger
+    for ending in FILE_TYPES:  # pre-commit passes each file whose tags meet types_or
+        assert identify.tags_from_filename(f"x{ending}") & set(hook["types_or"]), ending
