@@ -31,7 +31,8 @@ class Options:
 @dataclass(frozen=True, slots=True)
 class Change:
     """One site changed: where (1-based line, 0-based column), old and new source text,
-    ``kind`` "rewritten" or "bridged", and the class of site (``"config value"``...)."""
+    ``kind`` "rewritten" or "bridged", and the class of site (``"config value"``...).
+    A string value also keeps the legacy ``value`` and the ``target`` JSON text it became."""
 
     line: int
     column: int
@@ -39,6 +40,8 @@ class Change:
     new: str
     kind: str
     site: str
+    value: str | None = None
+    target: str | None = None
 
 
 @dataclass
@@ -128,9 +131,11 @@ def value_site(value: str, *, quote: Callable[[str], str], options: Options, whe
     answer = convert_value(value, target_dialect=options.target_dialect, full=options.full,
                            environment=options.environment)
     if isinstance(answer, Rewritten):
-        new = quote(json_text(answer.json))
+        target = json_text(answer.json)
+        new = quote(target)
         outcome.edits.append((start, end, new))
-        outcome.changes.append(Change(where.line, where.column, old, new, "rewritten", site))
+        outcome.changes.append(Change(where.line, where.column, old, new, "rewritten", site,
+                                      value, target))
     elif isinstance(answer, NeedsPerson):
         outcome.report(Finding(where.path, where.line, where.column,
                                f"{site} {value!r}: {answer.reason}; not rewritten"), site)

@@ -5,6 +5,7 @@ known role."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
@@ -103,7 +104,7 @@ def _run(blocks: Iterator[tuple[list[tuple[int, str]], int, str]], text: str, pa
         if inner.invalid is not None:
             continue  # a fragment, pseudo-code, or output: no site can be known in it
         lifted = lift(inner, pieces, text, host_lines, path=path)
-        lifted.changes = [type(c)(c.line, c.column, c.old, c.new, c.kind, f"{kind} code block")
+        lifted.changes = [dataclasses.replace(c, site=f"{kind} code block")
                           for c in lifted.changes]
         lifted.reported = {f"{kind} code block": len(lifted.findings)} if lifted.findings \
             else {}

@@ -61,7 +61,7 @@ def lift(inner: Outcome, pieces: list[Piece], host: str, host_lines: Lines, *,
     for change in inner.changes:
         line, column = host_position(change.line, change.column)
         outcome.changes.append(Change(line, column, change.old, change.new, change.kind,
-                                      change.site))
+                                      change.site, change.value, change.target))
     return outcome
 
 

@@ -3,17 +3,21 @@ next uses); only the JSON strings of the source lines that change are written ag
 
 from __future__ import annotations
 
+import bisect
 import json
+from typing import Any
 
 from . import jsonspan
+from . import shell as shell_handler
 from .common import Change, Edit, Finding, Lines, Options, Outcome
-from .python import is_magic, neutral, run_engine
+from .python import comment, is_magic, neutral, run_engine
 
 __all__ = ["handle"]
 
 SITE = "notebook cell"
 #: Cell magics whose body is Python.
 _PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
+_SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%shell", "%%system")
 
 
 class _Cell:
@@ -26,16 +30,63 @@ class _Cell:
         self.strings = [source] if isinstance(source, jsonspan.JString) else [
             s for s in source.items if isinstance(s, jsonspan.JString)]
         self.text = "".join(s.value for s in self.strings)
+        self.lines = self.text.splitlines(keepends=True)
+
+    def _kinds(self) -> list[str]:
+        """What each line is: "python", "shell" (``!cmd`` and its continuation lines, the
+        body of a ``%%bash`` cell) or "magic" (other IPython syntax)."""
+        lines = self.lines
+        if lines and lines[0].startswith("%%"):
+            magic = lines[0].split()[0]
+            if magic in _SHELL_CELL_MAGICS or lines[0].split()[:2] in (
+                    ["%%script", "bash"], ["%%script", "sh"]):
+                return ["magic"] + ["shell"] * (len(lines) - 1)
+            if magic not in _PYTHON_CELL_MAGICS:
+                return ["magic"] * len(lines)
+        kinds: list[str] = []
+        continued = None
+        for number, line in enumerate(lines):
+            if continued is not None:
+                kinds.append(continued)
+            elif number == 0 and line.startswith("%%"):
+                kinds.append("magic")
+            elif line.lstrip(" \t").startswith("!"):
+                kinds.append("shell")
+            else:
+                kinds.append("magic" if is_magic(line) else "python")
+            body = line.rstrip("\r\n")
+            continued = kinds[-1] if kinds[-1] != "python" and body.endswith("\\") else None
+        return kinds
 
     def program(self) -> str:
         """The cell as Python: IPython lines made neutral, lengths kept."""
-        lines = self.text.splitlines(keepends=True)
-        if lines and lines[0].startswith("%%"):
-            if not lines[0].startswith(_PYTHON_CELL_MAGICS):
-                return "".join(neutral(line) for line in lines)
-            return neutral(lines[0]) + "".join(
-                neutral(line) if is_magic(line) else line for line in lines[1:])
-        return "".join(neutral(line) if is_magic(line) else line for line in lines)
+        out, previous = [], "python"
+        for line, kind in zip(self.lines, self._kinds()):
+            # the first line of an IPython statement keeps a block a block; its
+            # continuation lines are comments, whatever their indentation
+            out.append(line if kind == "python" else
+                       comment(line) if previous == kind + "\\" else neutral(line))
+            previous = kind + "\\" if kind != "python" and \
+                line.rstrip("\r\n").endswith("\\") else kind
+        return "".join(out)
+
+    def shell(self) -> str:
+        """The cell's shell lines at their places (``!`` made a space), every other
+        character a space: offsets in it are offsets in the cell."""
+        out = []
+        for line, kind in zip(self.lines, self._kinds()):
+            body = line.rstrip("\r\n")
+            if kind == "shell":
+                out.append(body.replace("!", " ", 1) if body.lstrip(" \t").startswith("!")
+                           else body)
+            else:
+                out.append(" " * len(body))
+            out.append(line[len(body):])
+        return "".join(out)
+
+    def blank(self) -> str:
+        """The cell with every line made neutral (a cell that is not Python)."""
+        return "".join(comment(line) for line in self.lines)
 
 
 def _cells(root: jsonspan.Node) -> list[_Cell] | str:
@@ -97,45 +148,75 @@ def handle(text: str, path: str, options: Options) -> Outcome:
     if not cells or not _language(root).startswith("python"):
         return outcome
     programs = [cell.program() for cell in cells]
-    bases = [0]
-    for program in programs:
-        bases.append(bases[-1] + len(program) + 1)
-    result, edits = run_engine("\n".join(programs), path=path, options=options)
-    line_bases = [0]  # the program line each cell starts on, counted from 0
-    for program in programs:
-        line_bases.append(line_bases[-1] + Lines(program).starts.__len__())
-
-    def cell_of_line(line: int) -> int:
-        index = 0
-        while index + 1 < len(cells) and line_bases[index + 1] < line:
-            index += 1
-        return index
-
+    while True:  # a cell Python cannot read is reported and set aside; the others go on
+        result, edits, bases, line_bases = _run(programs, path, options)
+        broken = next((f for f in result.findings if f.message.startswith("not Python")),
+                      None)
+        if broken is None:
+            break
+        index = _cell_of_line(line_bases, broken.line)
+        outcome.report(Finding(f"{path}:cell {cells[index].number}",
+                               broken.line - line_bases[index], broken.column,
+                               f"{broken.message} (IPython syntax the upgrade does not "
+                               "know?); the cell is left as it is"), SITE)
+        if programs[index] == cells[index].blank():
+            return outcome  # the error lies elsewhere (a string left open): no Python here
+        programs[index] = cells[index].blank()
     for finding in result.findings:
-        index = cell_of_line(finding.line)
+        index = _cell_of_line(line_bases, finding.line)
         outcome.report(Finding(f"{path}:cell {cells[index].number}",
                                finding.line - line_bases[index], finding.column,
                                finding.message), SITE)
-    if any(f.message.startswith("not Python") for f in result.findings):
-        return outcome
     by_cell: dict[int, list[Edit]] = {}
     for start, end, new in edits:
-        index = next(i for i in range(len(cells)) if bases[i] <= start < bases[i + 1] or
-                     (start == end == bases[i + 1] - 1))
+        index = min(bisect.bisect_right(bases, start) - 1, len(cells) - 1)
         if end > bases[index] + len(programs[index]):
             outcome.report(Finding(f"{path}:cell {cells[index].number}", 1, 0,
                                    "a rewrite would span two cells; not made"), SITE)
             continue
         by_cell.setdefault(index, []).append((start - bases[index], end - bases[index], new))
     ascii_only = jsonspan.encoder_for(text)
+    for index, cell in enumerate(cells):  # !shell lines and %%bash cells
+        _shell_sites(cell, path, options, by_cell.setdefault(index, []), outcome)
     for index, cell_edits in by_cell.items():
-        outcome.edits += _source_edits(cells[index], cell_edits, text, ascii_only)
+        if cell_edits:
+            outcome.edits += _source_edits(cells[index], cell_edits, text, ascii_only)
     for rewrite in result.rewrites:
-        index = cell_of_line(rewrite.line)
+        index = _cell_of_line(line_bases, rewrite.line)
         outcome.changes.append(Change(rewrite.line - line_bases[index], rewrite.column,
                                       rewrite.old, rewrite.new,
                                       getattr(rewrite, "kind", "rewritten"), SITE))
     return outcome
+
+
+def _run(programs: list[str], path: str, options: Options
+         ) -> tuple[Any, list[Edit], list[int], list[int]]:
+    """The engine over the cells joined; with the offset and the line (from 0) each
+    cell starts at in the program."""
+    bases, line_bases = [0], [0]
+    for program in programs:
+        bases.append(bases[-1] + len(program) + 1)
+        line_bases.append(line_bases[-1] + len(Lines(program).starts))
+    result, edits = run_engine("\n".join(programs), path=path, options=options)
+    return result, edits, bases, line_bases
+
+
+def _cell_of_line(line_bases: list[int], line: int) -> int:
+    """The cell (index) a line of the program (from 1) is in."""
+    return max(bisect.bisect_left(line_bases, line) - 1, 0)
+
+
+def _shell_sites(cell: _Cell, path: str, options: Options, edits: list[Edit],
+                 outcome: Outcome) -> None:
+    image = cell.shell()
+    if not image.strip():
+        return
+    inner = shell_handler.handle(image, f"{path}:cell {cell.number}", options)
+    edits += inner.edits
+    outcome.findings += inner.findings
+    for site, count in inner.reported.items():
+        outcome.reported[site] = outcome.reported.get(site, 0) + count
+    outcome.changes += inner.changes
 
 
 def _source_edits(cell: _Cell, edits: list[Edit], text: str, ascii_only: bool) -> list[Edit]:

@@ -12,7 +12,7 @@ from typing import Any
 from .. import pyscripts
 from .common import Change, Edit, Options, Outcome
 
-__all__ = ["derive_edits", "handle", "is_magic", "neutral", "run_engine"]
+__all__ = ["comment", "derive_edits", "handle", "is_magic", "neutral", "run_engine"]
 
 SITE = "python"
 _INVALID = ("not Python", "the rewritten file")
@@ -89,7 +89,7 @@ def handle(text: str, path: str, options: Options) -> Outcome:
 
 # ---- programs embedded in other files ----------------------------------------------------------
 
-_MAGIC = re.compile(r"[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$)")
+_MAGIC = re.compile(r"[ \t]*(?:[%!?]|[\w.]+\?\??[ \t]*$|[\w.]+[ \t]*=[ \t]*[!%])")
 
 
 def neutral(line: str) -> str:
@@ -103,6 +103,14 @@ def neutral(line: str) -> str:
     return body[:indent] + filler + ending
 
 
+def comment(line: str) -> str:
+    """A line of the same length that Python skips wherever it is (a comment); its line
+    ending kept."""
+    body = line.rstrip("\r\n")
+    return ("#" + " " * (len(body) - 1) if body else "") + line[len(body):]
+
+
 def is_magic(line: str) -> bool:
-    """IPython syntax Python cannot read: ``%magic``, ``!shell``, ``?help``, ``name?``."""
+    """IPython syntax Python cannot read: ``%magic``, ``!shell``, ``?help``, ``name?``,
+    ``files = !ls``."""
     return bool(_MAGIC.match(line))

@@ -241,3 +241,20 @@ def test_a_notebook_cell_given_as_one_string() -> None:
     result = run(text, "notebook")
     assert json.loads(result.text)["cells"][0]["source"].startswith("import tvm\nt = tvm.ta")
     assert result.count("rewritten") == 1
+
+
+def test_notebook_shell_lines_magic_continuations_and_a_cell_that_is_not_python() -> None:
+    cells = [["!pip install x \\\n", "    --upgrade\n", "gpus = !nvidia-smi -L\n",
+              "import tvm\n"],
+             ["def f(:\n", "  pass"],
+             ["%%bash\n", "python t.py --target 'cuda -libs=cudnn,cublas'\n", "tvmc run m"],
+             ["!python t.py --target=\"cuda -libs=cudnn,cublas\"\n",
+              "t = tvm.target.Target('cuda -libs=cudnn,cublas')"]]
+    result = run(notebook(cells), "notebook", "n.ipynb")
+    sources = [c["source"] for c in json.loads(result.text)["cells"][:4]]
+    assert sources[:2] == cells[:2]
+    assert sources[2][1] == f"python t.py --target {shell.quote(new(CUDA))}\n"
+    assert sources[3][0] == f"!python t.py --target={shell.quote(new(CUDA))}\n"
+    assert sources[3][1].startswith("t = tvm.target.Target({")
+    assert [str(f)[:18] for f in result.findings] == ["n.ipynb:cell 2:1:7", "n.ipynb:cell 3:3:1"]
+    assert result.reported == {"notebook cell": 1, "tvmc command": 1}

@@ -1,0 +1,302 @@
+"""Run ``targetlang upgrade --write`` over real projects and check every file stayed intact.
+
+    python3 scripts/upgrade_projects.py NAME=TREE ... [--oracle] [--sites OUT.jsonl]
+    python3 scripts/upgrade_projects.py tvm-0.21=/work/.mirror/apache+tvm/repo@v0.21.0
+
+Each project is a directory, or ``GIT_DIR@REV`` (a bare mirror: the tree of REV is archived).
+It is copied into a temporary directory and upgraded there with ``--write`` (the original is
+never touched). Then, file by file, what the upgrade promises is checked:
+
+* every file: outside the changed sites nothing moved (same number of lines; the lines that
+  differ are the lines of changed sites);
+* ``.py``: compiles if it compiled before;
+* ``.ipynb``: valid JSON, the same document but the source strings of code cells;
+* ``.json`` / ``.toml`` / ``.yaml`` (``tomllib`` / PyYAML, where installed): the same
+  document but the values rewritten, each now JSON text of a target.
+
+Prints, per project (with its commit) and in total, per file type and class of site: sites
+rewritten, bridged and reported; and a sample of the reports. With ``--oracle`` every
+rewritten string site (config values, shell words, code-block lines) is checked on the TVM
+oracles: the legacy text read by TVM 0.21, the JSON text by 0.25, 0.26 and 0.27 (accepted,
+and read as 0.21 read the original; ``check_migration_releases.differences`` decides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+from targetlang.upgrade import FileResult, Options, file_type, upgrade_file, walk  # noqa: E402
+
+Counts = collections.Counter[tuple[str, str, str]]  # (file type, site class, outcome)
+
+
+def tree_of(spec: str, into: Path) -> tuple[Path, str]:
+    """The directory of a project spec and its commit (or "-"). From a mirror, the files
+    of the types the upgrade reads (and ``.gitignore`` files) are written out; a mirror may
+    lack its largest blobs, which are not among them."""
+    if "@" not in spec:
+        shutil.copytree(spec, into, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        return into, "-"
+    git_dir, rev = spec.rsplit("@", 1)
+    git = ["git", "--git-dir", git_dir]
+    commit = subprocess.run([*git, "rev-parse", f"{rev}^{{commit}}"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    listing = subprocess.run([*git, "ls-tree", "-r", "-z", commit], capture_output=True,
+                             check=True).stdout.decode("utf-8", "surrogateescape")
+    wanted: dict[str, str] = {}
+    for entry in listing.split("\0"):
+        if not entry:
+            continue
+        meta, path = entry.split("\t", 1)
+        mode, kind, blob = meta.split()
+        if kind == "blob" and mode in ("100644", "100755") and (
+                file_type(path) is not None or path.endswith(".gitignore")):
+            wanted[path] = blob
+    batch = subprocess.run([*git, "cat-file", "--batch"], capture_output=True, check=True,
+                           input="".join(b + "\n" for b in wanted.values()).encode())
+    data, at = batch.stdout, 0
+    for path in wanted:
+        header_end = data.index(b"\n", at)
+        header = data[at:header_end].split()
+        at = header_end + 1
+        if header[-1] == b"missing":
+            continue
+        size = int(header[2])
+        target = into / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data[at:at + size])
+        at += size + 1
+    return into, commit
+
+
+def _load_yaml(text: str) -> Any:
+    import yaml  # type: ignore[import-untyped]
+
+    return list(yaml.safe_load_all(text))
+
+
+def _loader(kind: str) -> Any:
+    if kind == "json":
+        return json.loads
+    if kind == "toml":
+        try:
+            import tomllib
+        except ImportError:
+            return None
+        return tomllib.loads
+    if kind == "yaml":
+        try:
+            import yaml  # noqa: F401
+        except ImportError:
+            return None
+        return _load_yaml
+    return None
+
+
+def _same_but(old: Any, new: Any) -> bool:
+    """Equal, but where a string became the JSON text of a target (a dict with a kind)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return list(old) == list(new) and all(_same_but(old[k], new[k]) for k in old)
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_same_but(a, b) for a, b in zip(old, new))
+    if old == new:
+        return True
+    if isinstance(old, str) and isinstance(new, str):
+        try:
+            value = json.loads(new)
+        except ValueError:
+            return False
+        return isinstance(value, dict) and "kind" in value
+    return False
+
+
+def _strip_sources(notebook: Any) -> Any:
+    cells = notebook.get("cells", []) if isinstance(notebook, dict) else []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            cell["source"] = None
+    return notebook
+
+
+def intact(result: FileResult) -> str | None:
+    """Why the upgraded file is not intact outside its sites, or None."""
+    old, new = result.original, result.text
+    if not result.changed:
+        return None
+    kind = result.file_type
+    a, b = old.splitlines(), new.splitlines()
+    if len(a) != len(b) and kind not in ("notebook", "python"):  # Python: a call may shrink
+        return f"line count {len(a)} -> {len(b)}"
+    if kind == "python":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                compile(old, result.path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError):
+                return None
+            try:
+                compile(new, result.path, "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as error:
+                return f"does not compile: {error}"
+        return None
+    if kind == "notebook":
+        try:
+            before, after = json.loads(old), json.loads(new)
+        except ValueError as error:
+            return f"not JSON: {error}"
+        if _strip_sources(before) != _strip_sources(after):
+            return "the notebook changed outside its code cells' sources"
+        return None
+    load = _loader(kind)
+    if load is None:
+        return None
+    try:
+        before = load(old)
+    except Exception:  # noqa: BLE001 - a file its reader refuses (templated YAML): unchecked
+        return None
+    try:
+        after = load(new)
+    except Exception as error:  # noqa: BLE001
+        return f"no longer reads: {error}"
+    return None if _same_but(before, after) else "the document changed beyond its values"
+
+
+def run(name: str, spec: str, work: Path, counts: Counts, reports: dict[str, list[str]],
+        sites: list[dict[str, str]], failures: list[str]) -> list[str]:
+    tree, commit = tree_of(spec, work / name)
+    files: collections.Counter[str] = collections.Counter()
+    changed: collections.Counter[str] = collections.Counter()
+    project: Counts = collections.Counter()
+    options = Options()
+    invalid = 0
+    for path, kind in walk([str(tree)]):
+        try:
+            result = upgrade_file(path, file_type=kind, write=True, options=options)
+        except OSError as error:
+            failures.append(f"{name}: {path}: {error}")
+            continue
+        files[kind] += 1
+        changed[kind] += result.changed
+        invalid += result.invalid is not None
+        for change in result.changes:
+            project[(kind, change.site, change.kind)] += 1
+            if change.value is not None and change.target is not None:
+                sites.append({"project": name, "path": os.path.relpath(path, tree),
+                              "line": str(change.line), "site": change.site,
+                              "old": change.value, "new": change.target})
+        for site, count in result.reported.items():
+            project[(kind, site, "reported")] += count
+        for finding in result.findings:
+            if finding is not result.invalid:
+                reports.setdefault(f"{kind} / {_site_of(result, finding)}", []).append(
+                    f"{name}: {os.path.relpath(str(finding), tree)}")
+        why = intact(result)
+        if why is not None:
+            failures.append(f"{name}: {os.path.relpath(path, tree)}: {why}")
+    counts.update(project)
+    line = (f"{name} @ {commit[:12]}: {sum(files.values())} files "
+            f"({', '.join(f'{k} {v}' for k, v in sorted(files.items()))}), "
+            f"{sum(changed.values())} changed, {invalid} not valid for their type")
+    rows = [line]
+    for (kind, site, outcome), count in sorted(project.items()):
+        rows.append(f"    {kind:9} {site:22} {outcome:9} {count}")
+    return rows
+
+
+def _site_of(result: FileResult, finding: Any) -> str:
+    return next(iter(result.reported), "?") if len(result.reported) == 1 else "various"
+
+
+def oracle_check(sites: list[dict[str, str]]) -> list[str]:
+    """Each distinct (old, new) string site on the oracles (see the module docstring)."""
+    import check_migration_releases as cmr
+
+    import targetlang as tl
+
+    pairs = sorted({(s["old"], s["new"]) for s in sites})
+    if not pairs:
+        return ["oracle: no string sites to check"]
+    query = [str(cmr.SHARED / "oracle" / "query.py")]
+    done = subprocess.run([str(cmr.oracle("0.21")), *query], capture_output=True, text=True,
+                          input="".join(old + "\n" for old, _ in pairs), check=True,
+                          timeout=3000)
+    old_answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    lines = []
+    for release in cmr.RELEASES:
+        kinds_new = tl.kinds(f"tvm-{release}")
+
+        def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
+            return kinds_new[kind].attrs if kind in kinds_new else {}
+
+        answers = cmr.accept(release, [json.loads(new) for _, new in pairs])
+        accepted = same = 0
+        for (old, new), before, after in zip(pairs, old_answers, answers):
+            if not after["ok"]:
+                lines.append(f"  tvm-{release} refuses {new} (from {old!r}): {after['error']}")
+                continue
+            accepted += 1
+            diff = cmr.differences(before["export"], after["export"], json.loads(new),
+                                   kind_new) if before["ok"] else ["0.21 refused the original"]
+            if diff:
+                lines.append(f"  tvm-{release} reads {old!r} otherwise: {diff}")
+            else:
+                same += 1
+        lines.insert(0, f"oracle tvm-{release}: {len(pairs)} distinct string sites, "
+                        f"{accepted} accepted, {same} read as TVM 0.21 read the original")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("projects", nargs="+", metavar="NAME=TREE")
+    parser.add_argument("--oracle", action="store_true", help="check string sites on the oracles")
+    parser.add_argument("--sites", type=Path, help="write the string sites (JSON lines)")
+    parser.add_argument("--sample", type=int, default=3, help="reports shown per class")
+    args = parser.parse_args()
+    counts: Counts = collections.Counter()
+    reports: dict[str, list[str]] = {}
+    sites: list[dict[str, str]] = []
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="upgrade-projects-") as work:
+        for spec in args.projects:
+            name, _, path = spec.partition("=")
+            for row in run(name, path, Path(work), counts, reports, sites, failures):
+                print(row)
+    print("\ntotal, per file type and class of site (rewritten / bridged / reported):")
+    keys = sorted({(k, s) for k, s, _ in counts})
+    for kind, site in keys:
+        print(f"  {kind:9} {site:22} {counts[(kind, site, 'rewritten')]:6} "
+              f"{counts[(kind, site, 'bridged')]:6} {counts[(kind, site, 'reported')]:6}")
+    print(f"\nintact: {len(failures)} files not intact or not readable")
+    for failure in failures:
+        print(f"  {failure}")
+    rng = random.Random(0)
+    print("\nsample of reports:")
+    for group, found in sorted(reports.items()):
+        print(f"  {group} ({len(found)}):")
+        for text in rng.sample(found, min(args.sample, len(found))):
+            print(f"    {text[:300]}")
+    if args.sites:
+        args.sites.write_text("".join(json.dumps(s) + "\n" for s in sites), encoding="utf-8")
+    if args.oracle:
+        print()
+        for line in oracle_check(sites):
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
