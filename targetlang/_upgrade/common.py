@@ -11,6 +11,7 @@ from functools import cache
 from .._sites import NeedsPerson, Rewritten, convert_value, json_text
 from ..environment import Environment
 from ..pyscripts import Finding
+from ..target import kinds, tags
 
 __all__ = ["Change", "Edit", "Finding", "Lines", "Options", "Outcome", "apply_edits", "may_be_target", "value_site"]
 
@@ -106,8 +107,6 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
 @cache
 def _first_words() -> frozenset[str]:
     """The words a target text starts with in any release: kind names and tags."""
-    from ..target import kinds, tags
-
     words: set[str] = set()
     for dialect in ("tvm-0.6", "tvm-0.8", "tvm-0.21"):
         words |= set(kinds(dialect)) | set(tags(dialect))

@@ -77,7 +77,7 @@ def run(paths: Iterable[str], io: Io, *, options: object, mode: str,
     standard output), "write" or "check". ``only``: the one file type to read (explicit
     files are read as it). Without ``summary`` (``migrate --py``, as it always was): one
     line per file rewritten, no summary, and exit 1 only for a file not valid for its type."""
-    from ..upgrade import Options, Summary, upgrade_file, walk
+    from ..upgrade import Options, Summary, upgrade_file, walk  # as _upgrade: on first use
 
     assert isinstance(options, Options)
     stdout, stderr = io.stdout, io.stderr
