@@ -62,9 +62,7 @@ def _pieces(block: list[tuple[int, str]], strip: int, language: str) -> tuple[li
     pieces: list[Piece] = []
     prompts = kind == "python" and any(
         _PROMPT_PY.match(body) and body.startswith(">>>") for _, body in bodies)
-    console = kind == "shell" and any(
-        body.startswith(("$ ", "# ")) or body.rstrip("\r\n") == "$" for _, body in bodies
-    ) and language != "sh" and language != "bash"
+    console = kind == "shell" and any(body.startswith("$ ") for _, body in bodies)
     continued = False
     for origin, body in bodies:
         ending = body[len(_body(body)):] or "\n"

@@ -258,3 +258,12 @@ def test_notebook_shell_lines_magic_continuations_and_a_cell_that_is_not_python(
     assert sources[3][1].startswith("t = tvm.target.Target({")
     assert [str(f)[:18] for f in result.findings] == ["n.ipynb:cell 2:1:7", "n.ipynb:cell 3:3:1"]
     assert result.reported == {"notebook cell": 1, "tvmc command": 1}
+
+
+def test_a_console_prompt_in_any_shell_block() -> None:
+    text = ("```bash\n$ tvmc compile --target 'cuda -libs=cudnn,cublas' m.onnx\n"
+            "$ python t.py \\\n    --target 'cuda -libs=cudnn,cublas'\noutput --target x\n```\n")
+    result = run(text, "markdown", "a.md")
+    assert [(f.line, f.column) for f in result.findings] == [(2, 2)]
+    assert result.text.splitlines()[3] == f"    --target {shell.quote(new(CUDA))}"
+    assert result.text.splitlines()[1] == text.splitlines()[1]
