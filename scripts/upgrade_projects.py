@@ -2,6 +2,10 @@
 
     python3 scripts/upgrade_projects.py NAME=TREE ... [--oracle] [--sites OUT.jsonl]
     python3 scripts/upgrade_projects.py tvm-0.21=/work/.mirror/apache+tvm/repo@v0.21.0
+    python3 scripts/upgrade_projects.py --oracle-only SITES.jsonl
+
+The oracles are found as ``scripts/check_migration_releases.py`` finds them
+(``TARGETLANG_ORACLE_DIR``, and ``TARGETLANG_SHARED_DIR`` for ``oracle/query.py``).
 
 Each project is a directory, or ``GIT_DIR@REV`` (a bare mirror: the tree of REV is archived).
 It is copied into a temporary directory and upgraded there with ``--write`` (the original is
@@ -249,24 +253,153 @@ def oracle_check(sites: list[dict[str, str]]) -> list[str]:
                 lines.append(f"  tvm-{release} refuses {new} (from {old!r}): {after['error']}")
                 continue
             accepted += 1
+            if not before["ok"]:  # 0.6-era text (-target=): no oracle reads it; the older
+                lines.append(f"  tvm-{release}: {old!r} is read by no oracle release "
+                             f"(0.21: {before['error_type']}); targetlang read it as the "
+                             "release that wrote it")
+                continue
             diff = cmr.differences(before["export"], after["export"], json.loads(new),
-                                   kind_new) if before["ok"] else ["0.21 refused the original"]
+                                   kind_new)
             if diff:
                 lines.append(f"  tvm-{release} reads {old!r} otherwise: {diff}")
             else:
                 same += 1
-        lines.insert(0, f"oracle tvm-{release}: {len(pairs)} distinct string sites, "
-                        f"{accepted} accepted, {same} read as TVM 0.21 read the original")
+        lines.append(f"oracle tvm-{release}: {len(pairs)} distinct string sites, "
+                     f"{accepted} accepted, {same} read as TVM 0.21 read the original")
+    return lines
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _toml_basic(value: str) -> str:
+    """A TOML basic string, or YAML double-quoted one (JSON's escapes, but no surrogate
+    pairs, which neither reads)."""
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
+
+
+def corpus_check(oracle: bool) -> list[str]:
+    """Every legacy target TVM 0.21 accepted in the golden set (TopHub's included), as a
+    value of each string file type: written in a JSON, YAML, TOML, shell and Markdown file,
+    upgraded, and read back with the file type's own reader (json, PyYAML, tomllib, shlex):
+    each rewritten value must read back as exactly the JSON text ``convert_value`` gave, and
+    everything else as it was. With ``oracle``, each distinct JSON text is given to the 0.25,
+    0.26 and 0.27 oracles and compared with TVM 0.21's recorded export of the original."""
+    import shlex
+
+    import check_migration_releases as cmr
+
+    import targetlang as tl
+    from targetlang._sites import NeedsPerson, Rewritten, convert_value, json_text
+    from targetlang.upgrade import upgrade_text
+
+    rows = [json.loads(line) for line in GOLDEN_021.read_text("utf-8").splitlines()]
+    rows = [r for r in rows if r["ok"] and isinstance(r["input"], str) and r["input"].strip()
+            and _encodable(r["input"])]  # a file holds no lone surrogate
+    values = [r["input"] for r in rows]
+    expected: list[str] = []
+    answers = [convert_value(v, target_dialect="tvm-0.27") for v in values]
+    for value, answer in zip(values, answers):
+        expected.append(json_text(answer.json) if isinstance(answer, Rewritten) else value)
+    shell_ok = [i for i, v in enumerate(values) if "\0" not in v]
+    files = {
+        "json": "[\n" + ",\n".join(f"  {{\"target\": {json.dumps(v)}}}" for v in values) +
+                "\n]\n",
+        "yaml": "".join(f"- target: {_toml_basic(v)}\n" for v in values),
+        "toml": "".join(f"t{i} = {_toml_basic(v)}\n" for i, v in enumerate(values)),
+        "shell": "".join(f"run --target {shlex.quote(values[i])}\n" for i in shell_ok),
+        "markdown": "```sh\n" + "".join(f"TARGET={shlex.quote(values[i])}\n"
+                                          for i in shell_ok) + "```\n",
+    }
+    lines = []
+    options = Options()
+    for kind, text in files.items():
+        result = upgrade_text(text, path=f"corpus.{kind}", file_type=kind, options=options)
+        if kind == "json":
+            got = [item["target"] for item in json.loads(result.text)]
+            want = expected
+        elif kind == "yaml":
+            try:
+                import yaml
+            except ImportError:
+                lines.append("corpus yaml: PyYAML not installed; not read back")
+                continue
+            got = [item["target"] for item in yaml.safe_load(result.text)]
+            want = expected
+        elif kind == "toml":
+            try:
+                import tomllib
+            except ImportError:
+                lines.append("corpus toml: no tomllib; not read back")
+                continue
+            document = tomllib.loads(result.text)
+            got = [document[f"t{i}"] for i in range(len(values))]
+            want = expected
+        else:
+            body = result.text.split("```sh\n", 1)[-1].rsplit("```", 1)[0]
+            words = shlex.split(body)
+            got = [w.split("=", 1)[1] for w in words if w.startswith("TARGET=")] \
+                if kind == "markdown" else words[2::3]
+            want = [expected[i] for i in shell_ok]
+        wrong = [(w, g) for w, g in zip(want, got) if w != g] + \
+            ([("count", f"{len(got)} != {len(want)}")] if len(got) != len(want) else [])
+        persons = sum(isinstance(a, NeedsPerson) for a in answers)
+        lines.append(f"corpus {kind}: {len(want)} values, {result.count('rewritten')} "
+                     f"rewritten, {result.count('reported')} reported (convert_value: "
+                     f"{persons} need a person), {len(wrong)} read back wrong")
+        lines += [f"  wrong: {w!r} -> {g!r}" for w, g in wrong[:5]]
+    if not oracle:
+        return lines
+    chosen = {expected[i]: rows[i] for i, a in enumerate(answers) if isinstance(a, Rewritten)}
+    texts = sorted(chosen)
+    for release in cmr.RELEASES:
+        kinds_new = tl.kinds(f"tvm-{release}")
+
+        def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
+            return kinds_new[kind].attrs if kind in kinds_new else {}
+
+        replies = cmr.accept(release, [json.loads(t) for t in texts])
+        accepted = same = 0
+        for text, reply in zip(texts, replies):
+            if not reply["ok"]:
+                lines.append(f"  tvm-{release} refuses {text}: {reply['error']}")
+                continue
+            accepted += 1
+            diff = cmr.differences(chosen[text]["export"], reply["export"], json.loads(text),
+                                   kind_new)
+            if diff:
+                lines.append(f"  tvm-{release} reads {chosen[text]['input']!r} otherwise: {diff}")
+            else:
+                same += 1
+        lines.append(f"corpus oracle tvm-{release}: {len(texts)} distinct JSON texts, "
+                     f"{accepted} accepted, {same} read as TVM 0.21 read the original")
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("projects", nargs="+", metavar="NAME=TREE")
+    parser.add_argument("projects", nargs="*", metavar="NAME=TREE")
+    parser.add_argument("--corpus", action="store_true",
+                        help="also the golden legacy corpus through each string file type")
+    parser.add_argument("--oracle-only", type=Path, metavar="SITES",
+                        help="check the string sites a run wrote (--sites) on the oracles")
     parser.add_argument("--oracle", action="store_true", help="check string sites on the oracles")
     parser.add_argument("--sites", type=Path, help="write the string sites (JSON lines)")
     parser.add_argument("--sample", type=int, default=3, help="reports shown per class")
     args = parser.parse_args()
+    if args.oracle_only:
+        lines = args.oracle_only.read_text(encoding="utf-8").splitlines()
+        for line in oracle_check([json.loads(line) for line in lines if line.strip()]):
+            print(line)
+        return
     counts: Counts = collections.Counter()
     reports: dict[str, list[str]] = {}
     sites: list[dict[str, str]] = []
@@ -292,9 +425,13 @@ def main() -> None:
             print(f"    {text[:300]}")
     if args.sites:
         args.sites.write_text("".join(json.dumps(s) + "\n" for s in sites), encoding="utf-8")
-    if args.oracle:
+    if args.oracle and sites:
         print()
         for line in oracle_check(sites):
+            print(line)
+    if args.corpus:
+        print()
+        for line in corpus_check(args.oracle):
             print(line)
 
 

@@ -4,6 +4,7 @@ step from a string value found in a file to its replacement (``_sites.convert_va
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -113,11 +114,18 @@ def _first_words() -> frozenset[str]:
     return frozenset(words)
 
 
+_FIRST_WORD = re.compile(r"[ \t\n\r\f\v]*([A-Za-z][\w./-]*)")
+
+
 def may_be_target(value: str) -> bool:
     """Cheap first look: whether ``value`` starts as a legacy target text does (its first
-    word a kind or a tag), before the reader is asked."""
-    first = value.split(None, 1)[0] if value[:1].isalpha() else ""
-    return first in _first_words() and len(value) < 4096
+    word a kind or a tag, or JSON text with a kind), before the reader is asked."""
+    if len(value) > 4096:
+        return False
+    if value.lstrip().startswith("{"):
+        return '"kind"' in value
+    match = _FIRST_WORD.match(value)
+    return match is not None and match.group(1) in _first_words()
 
 
 def value_site(value: str, *, quote: Callable[[str], str], options: Options, where: Finding,

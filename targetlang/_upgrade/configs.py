@@ -233,8 +233,35 @@ def handle_toml(text: str, path: str, options: Options) -> Outcome:
 # ---- YAML ------------------------------------------------------------------------------------
 
 def yaml_quoted(value: str) -> str:
-    """A YAML single-quoted scalar of ``value`` (one line: JSON text has no line break)."""
-    return "'" + value.replace("'", "''") + "'"
+    """A YAML scalar of ``value`` on one line: single-quoted (a single quote doubled), or
+    double-quoted with escapes when it holds what YAML does not allow as it is (control
+    characters, DEL, a line break)."""
+    if all(_yaml_printable(c) and c not in _YAML_BREAKS for c in value):
+        return "'" + value.replace("'", "''") + "'"
+    out = []
+    for char in value:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif _yaml_printable(char) and char not in _YAML_BREAKS and char != "\t":
+            out.append(char)
+        elif ord(char) <= 0xFF:
+            out.append(f"\\x{ord(char):02x}")
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
+
+
+#: What YAML reads as a line break (folded inside a quoted scalar), and the BOM.
+_YAML_BREAKS = "\r\n\x85\u2028\u2029\ufeff"
+
+
+def _yaml_printable(char: str) -> bool:
+    """YAML 1.2's printable characters (c-printable)."""
+    code = ord(char)
+    return char in "\t\n\r" or 0x20 <= code <= 0x7E or code == 0x85 or \
+        0xA0 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF
 
 
 _YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",

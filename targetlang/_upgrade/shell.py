@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .common import Finding, Lines, Options, Outcome, value_site
+from .common import Finding, Lines, Options, Outcome, may_be_target, value_site
 
 __all__ = ["Word", "commands", "handle", "quote"]
 
@@ -209,7 +209,7 @@ def handle(text: str, path: str, options: Options) -> Outcome:
 
     def site(word: Word, prefix: str, name: str, kind: str) -> None:
         value, literal = unquote(word.raw[len(prefix):])
-        if not value or not value[0].isalpha():
+        if not may_be_target(value):
             return
         if not literal:
             answer_probe = Outcome()
