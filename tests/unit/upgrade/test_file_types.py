@@ -267,3 +267,24 @@ def test_a_console_prompt_in_any_shell_block() -> None:
     assert [(f.line, f.column) for f in result.findings] == [(2, 2)]
     assert result.text.splitlines()[3] == f"    --target {shell.quote(new(CUDA))}"
     assert result.text.splitlines()[1] == text.splitlines()[1]
+
+
+@pytest.mark.parametrize("value", ["a\x7fb", "it's", "x\ny", "tab\there", "é😀\x85\ufeff\u2028",
+                                   '\\ "q"', "\x00\x1b"])
+def test_yaml_quoting_reads_back_as_the_value(value: str) -> None:
+    yaml = pytest.importorskip("yaml")
+    quoted = yaml_quoted(value)
+    assert "\n" not in quoted and yaml.safe_load(f"k: {quoted}")["k"] == value
+
+
+@pytest.mark.parametrize(("kind", "text"), [
+    ("yaml", "t: '  cuda -libs=cudnn,cublas'\n"),
+    ("json", '{"t": "{\\"kind\\": \\"cuda\\", \\"host\\": \\"llvm -mcpu=skylake\\"}"}'),
+    ("shell", "run --target ' cuda -libs=cudnn,cublas'\n"),
+    ("toml", 't = "\\tcuda -libs=cudnn,cublas"\n'),
+])
+def test_values_tvm_read_with_blanks_or_as_json_text_with_legacy_parts(kind: str,
+                                                                       text: str) -> None:
+    result = run(text, kind)
+    assert result.count("rewritten") == 1 and result.changes[0].target is not None
+    assert json.loads(result.changes[0].target)["kind"] == "cuda"
