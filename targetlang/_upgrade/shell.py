@@ -20,7 +20,7 @@ __all__ = ["Word", "commands", "handle", "quote"]
 _TARGET_OPTION = re.compile(r"--?(?:[A-Za-z0-9_-]*target[A-Za-z0-9_-]*|host)", re.I)
 _TARGET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.A)
 _OPERATORS = ";&|()"
-_DECLARE = {"export", "declare", "local", "readonly", "typeset"}
+_DECLARE = {"export", "declare", "local", "readonly", "typeset", "env"}
 TVMC_MESSAGE = ("tvmc left TVM in 0.20 (with Relay); TVM 0.24+ has no command line to "
                 "compile with: build from Python (tvm.compile / relax.build) with the target "
                 "as JSON (`targetlang tvmc TARGET` prints tvmc's targets as TargetJSON)")
@@ -231,6 +231,11 @@ def handle(text: str, path: str, options: Options) -> Outcome:
         if _is_tvmc(words):
             spot = where(words[0].start)
             outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE), "tvmc command")
+            continue
+        if len(words) > 3 and words[0].raw == "for" and words[2].raw == "in" and \
+                "target" in words[1].raw.lower():  # for target in "llvm -mcpu=x" "cuda"; do
+            for word in words[3:]:
+                site(word, "", words[1].raw, "shell loop value")
             continue
         leading = True
         for number, word in enumerate(words):

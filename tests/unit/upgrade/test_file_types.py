@@ -288,3 +288,11 @@ def test_values_tvm_read_with_blanks_or_as_json_text_with_legacy_parts(kind: str
     result = run(text, kind)
     assert result.count("rewritten") == 1 and result.changes[0].target is not None
     assert json.loads(result.changes[0].target)["kind"] == "cuda"
+
+
+def test_shell_loops_over_targets_and_env_assignments() -> None:
+    text = ("for target in 'cuda -libs=cudnn,cublas' llvm; do\n  env TVM_TARGET=\"$target\" "
+            "TARGET='cuda -libs=cudnn,cublas' python t.py\ndone\nfor f in 'cuda -libs=x'; do :; done\n")
+    result = run(text, "shell")
+    assert result.count("rewritten") == 2 and not result.findings
+    assert {c.site for c in result.changes} == {"shell loop value", "shell assignment"}
