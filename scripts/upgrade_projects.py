@@ -225,20 +225,16 @@ def _site_of(result: FileResult, finding: Any) -> str:
     return next(iter(result.reported), "?") if len(result.reported) == 1 else "various"
 
 
-def oracle_check(sites: list[dict[str, str]]) -> list[str]:
-    """Each distinct (old, new) string site on the oracles (see the module docstring)."""
+def release_check(originals: dict[str, Any], label: str) -> list[str]:
+    """For each release R of 0.25, 0.26, 0.27: every legacy text in ``originals`` (text ->
+    TVM 0.21's export of it) upgraded ``--to tvm-R`` as a string site is (convert_value's
+    JSON text), given to the R oracle: accepted, and read as 0.21 read the original
+    (``check_migration_releases.differences`` decides what may differ)."""
     import check_migration_releases as cmr
 
     import targetlang as tl
+    from targetlang._sites import Rewritten, convert_value, json_text
 
-    pairs = sorted({(s["old"], s["new"]) for s in sites})
-    if not pairs:
-        return ["oracle: no string sites to check"]
-    query = [str(cmr.SHARED / "oracle" / "query.py")]
-    done = subprocess.run([str(cmr.oracle("0.21")), *query], capture_output=True, text=True,
-                          input="".join(old + "\n" for old, _ in pairs), check=True,
-                          timeout=3000)
-    old_answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     lines = []
     for release in cmr.RELEASES:
         kinds_new = tl.kinds(f"tvm-{release}")
@@ -246,27 +242,45 @@ def oracle_check(sites: list[dict[str, str]]) -> list[str]:
         def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
             return kinds_new[kind].attrs if kind in kinds_new else {}
 
-        answers = cmr.accept(release, [json.loads(new) for _, new in pairs])
+        sent: dict[str, str] = {}
+        for old in originals:
+            answer = convert_value(old, target_dialect=f"tvm-{release}")
+            if isinstance(answer, Rewritten):
+                sent[old] = json_text(answer.json)
+        replies = cmr.accept(release, [json.loads(new) for new in sent.values()])
         accepted = same = 0
-        for (old, new), before, after in zip(pairs, old_answers, answers):
-            if not after["ok"]:
-                lines.append(f"  tvm-{release} refuses {new} (from {old!r}): {after['error']}")
+        for (old, new), reply in zip(sent.items(), replies):
+            if not reply["ok"]:
+                lines.append(f"  tvm-{release} refuses {new} (from {old!r}): {reply['error']}")
                 continue
             accepted += 1
-            if not before["ok"]:  # 0.6-era text (-target=): no oracle reads it; the older
-                lines.append(f"  tvm-{release}: {old!r} is read by no oracle release "
-                             f"(0.21: {before['error_type']}); targetlang read it as the "
-                             "release that wrote it")
-                continue
-            diff = cmr.differences(before["export"], after["export"], json.loads(new),
-                                   kind_new)
+            diff = cmr.differences(originals[old], reply["export"], json.loads(new), kind_new)
             if diff:
                 lines.append(f"  tvm-{release} reads {old!r} otherwise: {diff}")
             else:
                 same += 1
-        lines.append(f"oracle tvm-{release}: {len(pairs)} distinct string sites, "
+        lines.append(f"{label} tvm-{release}: {len(sent)} distinct rewritten string values, "
                      f"{accepted} accepted, {same} read as TVM 0.21 read the original")
     return lines
+
+
+def oracle_check(sites: list[dict[str, str]]) -> list[str]:
+    """The string sites found in the projects: TVM 0.21 (live) on each original, then
+    :func:`release_check`. A text no oracle reads (0.6-era ``-target=``) is listed."""
+    import check_migration_releases as cmr
+
+    olds = sorted({s["old"] for s in sites})
+    if not olds:
+        return ["oracle: no string sites to check"]
+    done = subprocess.run([str(cmr.oracle("0.21")), str(cmr.SHARED / "oracle" / "query.py")],
+                          capture_output=True, text=True, check=True, timeout=3000,
+                          input="".join(old + "\n" for old in olds))
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    lines = [f"  {old!r}: read by no oracle release (0.21: {a['error_type']}); targetlang "
+             "read it as the older release that wrote it" for old, a in zip(olds, answers)
+             if not a["ok"]]
+    originals = {old: a["export"] for old, a in zip(olds, answers) if a["ok"]}
+    return lines + release_check(originals, "project sites")
 
 
 def _encodable(text: str) -> bool:
@@ -295,9 +309,6 @@ def corpus_check(oracle: bool) -> list[str]:
     0.26 and 0.27 oracles and compared with TVM 0.21's recorded export of the original."""
     import shlex
 
-    import check_migration_releases as cmr
-
-    import targetlang as tl
     from targetlang._sites import NeedsPerson, Rewritten, convert_value, json_text
     from targetlang.upgrade import upgrade_text
 
@@ -356,31 +367,8 @@ def corpus_check(oracle: bool) -> list[str]:
                      f"rewritten, {result.count('reported')} reported (convert_value: "
                      f"{persons} need a person), {len(wrong)} read back wrong")
         lines += [f"  wrong: {w!r} -> {g!r}" for w, g in wrong[:5]]
-    if not oracle:
-        return lines
-    chosen = {expected[i]: rows[i] for i, a in enumerate(answers) if isinstance(a, Rewritten)}
-    texts = sorted(chosen)
-    for release in cmr.RELEASES:
-        kinds_new = tl.kinds(f"tvm-{release}")
-
-        def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
-            return kinds_new[kind].attrs if kind in kinds_new else {}
-
-        replies = cmr.accept(release, [json.loads(t) for t in texts])
-        accepted = same = 0
-        for text, reply in zip(texts, replies):
-            if not reply["ok"]:
-                lines.append(f"  tvm-{release} refuses {text}: {reply['error']}")
-                continue
-            accepted += 1
-            diff = cmr.differences(chosen[text]["export"], reply["export"], json.loads(text),
-                                   kind_new)
-            if diff:
-                lines.append(f"  tvm-{release} reads {chosen[text]['input']!r} otherwise: {diff}")
-            else:
-                same += 1
-        lines.append(f"corpus oracle tvm-{release}: {len(texts)} distinct JSON texts, "
-                     f"{accepted} accepted, {same} read as TVM 0.21 read the original")
+    if oracle:
+        lines += release_check({r["input"]: r["export"] for r in rows}, "corpus")
     return lines
 
 
