@@ -72,8 +72,12 @@ def handle_json(text: str, path: str, options: Options) -> Outcome:
     try:
         root = jsonspan.parse(text)
     except (ValueError, RecursionError) as error:
+        why = f"not JSON: {error}"
+        if _tuning_log(text):
+            why += ("; it is a tuning log (a JSON record a line): `targetlang logs normalize "
+                    "--to tvm-0.27 FILE -o OUT` rewrites its targets")
         outcome.invalid = Finding(path, getattr(error, "lineno", 1),
-                                  getattr(error, "colno", 1) - 1, f"not JSON: {error}")
+                                  getattr(error, "colno", 1) - 1, why)
         return outcome
     ascii_only = jsonspan.encoder_for(text)
     scalars = ((s.start, s.end, s.value, text[s.start:s.end]) for s in jsonspan.strings(root))
@@ -81,6 +85,13 @@ def handle_json(text: str, path: str, options: Options) -> Outcome:
            lambda new: json.dumps(new, ensure_ascii=ascii_only), outcome)
     _checked(outcome, text, path, json.loads, json.loads)
     return outcome
+
+
+def _tuning_log(text: str) -> bool:
+    """Whether a text is AutoTVM / auto-scheduler records, a JSON object a line."""
+    lines = [line for line in text.splitlines()[:50] if line.strip() and
+             not line.startswith("#")]
+    return bool(lines) and all(line.startswith(('{"i": ', '{"input": ')) for line in lines)
 
 
 # ---- TOML ------------------------------------------------------------------------------------

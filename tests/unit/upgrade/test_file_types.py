@@ -296,3 +296,11 @@ def test_shell_loops_over_targets_and_env_assignments() -> None:
     result = run(text, "shell")
     assert result.count("rewritten") == 2 and not result.findings
     assert {c.site for c in result.changes} == {"shell loop value", "shell assignment"}
+
+
+def test_a_tuning_log_named_json_is_reported_with_what_rewrites_it() -> None:
+    text = ('# kept\n{"i": [["t", "llvm -keys=cpu -mcpu=x", [1]], []], "r": [[1]], "v": "v0.6"}\n'
+            '{"i": [["t", "llvm -keys=cpu -mcpu=x", [1]], []], "r": [[1]], "v": "v0.6"}\n')
+    result = run(text, "json", "log.json")
+    assert result.invalid is not None and result.text == text
+    assert "targetlang logs normalize" in result.invalid.message
