@@ -52,9 +52,13 @@ def _checked(outcome: Outcome, text: str, path: str, load: Callable[[str], Any] 
     and say so."""
     if load is None or not outcome.edits:
         return
-    changed = {scalar(text[start:end]): scalar(new) for start, end, new in outcome.edits}
     try:
-        same = _same_but_values(load(text), load(apply_edits(text, outcome.edits)), changed)
+        before = load(text)
+        changed = {scalar(text[start:end]): scalar(new) for start, end, new in outcome.edits}
+    except ValueError:
+        return  # the reader cannot read it as it is (a custom YAML tag): the scanner alone
+    try:
+        same = _same_but_values(before, load(apply_edits(text, outcome.edits)), changed)
         why = "its structure changed"
     except ValueError as error:
         same, why = False, str(error)
@@ -295,7 +299,7 @@ _BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?$")
 
 def _yaml_line_scalars(text: str, start: int, end: int) -> Iterator[Scalar | str]:
     """The scalar value(s) of one logical line ``text[start:end]`` (after its indentation):
-    yields scalars, or "block" when a block scalar starts, or "open" when a quoted or flow
+    yields scalars, or "block" when a block scalar starts, or "open N" when a quoted or flow
     value goes on past the line (its lines are then not read as keys)."""
     index = start
     while True:  # sequence entries: "- - value"
@@ -318,7 +322,7 @@ def _yaml_line_scalars(text: str, start: int, end: int) -> Iterator[Scalar | str
     if char in "\"'":
         close = _yaml_quote_end(text, index, end)
         if close is None:
-            yield "open"
+            yield f"open {index}"
             return
         body = text[index + 1:close - 1]
         value = _yaml_double(body) if char == '"' else body.replace("''", "'")
@@ -370,43 +374,58 @@ def _yaml_quote_end(text: str, index: int, end: int) -> int | None:
 
 
 def _yaml_flow(text: str, index: int, end: int) -> Iterator[Scalar | str]:
-    """The scalars of a flow collection on one line (``[a, "b"]``, ``{k: v}``)."""
+    """The scalars of a flow collection (``[a, "b"]``, ``{k: v}``) starting at ``index``;
+    "open N" when it does not close before ``end``. A quote starts a quoted scalar only
+    where a scalar starts (``[it's]`` is one plain scalar)."""
     depth = 0
     at = index
     item_start = None
+    fresh = True  # where a scalar may start
     while at < end:
         char = text[at]
+        if char in " \t\r\n":
+            at += 1
+            continue
         if char in "[{":
             depth += 1
             at += 1
-            item_start = at
+            item_start, fresh = at, True
             continue
         if char in "]},":
             if item_start is not None:
                 yield from _yaml_flow_item(text, item_start, at)
-            item_start = at + 1
+            item_start, fresh = at + 1, True
             if char in "]}":
                 depth -= 1
                 if depth == 0:
                     return
             at += 1
             continue
-        if char in "\"'":
+        if char == ":" and (at + 1 >= end or text[at + 1] in " \t\r\n,[]{}"):
+            at += 1
+            fresh = True
+            continue
+        if char in "\"'" and fresh:
             close = _yaml_quote_end(text, at, end)
             if close is None:
-                yield "open"
+                yield f"open {index}"
                 return
-            at = close
+            at, fresh = close, False
             continue
-        if char == "#" and text[at - 1] in " \t":
-            break
+        if char == "#" and text[at - 1] in " \t\n":
+            newline = text.find("\n", at, end)
+            if newline < 0:
+                break
+            at = newline
+            continue
+        fresh = False
         at += 1
-    yield "open"
+    yield f"open {index}"
 
 
 def _yaml_flow_item(text: str, start: int, end: int) -> Iterator[Scalar]:
     segment = text[start:end]
-    lead = len(segment) - len(segment.lstrip(" \t"))
+    lead = len(segment) - len(segment.lstrip(" \t\r\n"))
     index = start + lead
     key = _yaml_key_end(text, index, end)
     if key is not None:
@@ -422,8 +441,8 @@ def _yaml_flow_item(text: str, start: int, end: int) -> Iterator[Scalar]:
             value = _yaml_double(body) if text[index] == '"' else body.replace("''", "'")
             yield (index, close, value, text[index:close])
         return
-    value = text[index:end].rstrip(" \t")
-    if value and value[0] not in "*&!|>":
+    value = text[index:end].rstrip(" \t\r\n")
+    if value and value[0] not in "*&!|>#" and "\n" not in value and "\r" not in value:
         yield (index, index + len(value), value, value)
 
 
@@ -450,8 +469,17 @@ def _yaml_scalars(text: str) -> Iterator[Scalar]:
                           not n.lstrip().startswith("#")), "")
         follow_indent = len(following) - len(following.lstrip(" "))
         scalars = list(_yaml_line_scalars(text, start + indent, start + len(body)))
-        if "block" in scalars or "open" in scalars:
+        flows: list[Scalar] = []
+        for marker in scalars:
+            if isinstance(marker, str) and marker.startswith("open "):
+                opened = int(marker.split()[1])
+                closed = _closed_or_raise(text, opened)
+                if text[opened] in "[{":  # a flow collection over several lines
+                    flows += [s for s in _yaml_flow(text, opened, closed)
+                              if not isinstance(s, str)]
+        if any(isinstance(marker, str) for marker in scalars):
             skip_deeper = indent
+            yield from flows
             continue
         plain_runs_on = following and follow_indent > indent and \
             _yaml_key_end(following, follow_indent, len(following.rstrip("\r\n"))) is None and \
@@ -463,7 +491,73 @@ def _yaml_scalars(text: str) -> Iterator[Scalar]:
             yield scalar
 
 
+def _yaml_reader() -> Any:
+    """PyYAML where it is installed (never required: the scanner does without)."""
+    try:
+        return importlib.import_module("yaml")
+    except ImportError:
+        return None
+
+
+def _yaml_load(yaml: Any, text: str) -> Any:
+    """Every document of a YAML text (a ``ValueError`` where PyYAML cannot construct it)."""
+    try:
+        return list(yaml.safe_load_all(text))
+    except yaml.YAMLError as error:
+        raise ValueError(str(error)) from error
+
+
+class _Unclosed(Exception):
+    """A quoted scalar or a flow collection that the text never closes."""
+
+    def __init__(self, offset: int, what: str) -> None:
+        super().__init__(what)
+        self.offset, self.what = offset, what
+
+
+def _closed_or_raise(text: str, index: int) -> int:
+    """Where a value that runs on past its line (``"...``, ``[...``) ends; it must."""
+    opener = text[index]
+    if opener in "\"'":
+        end = _yaml_quote_end(text, index, len(text))
+        if end is None:
+            raise _Unclosed(index, "a quoted scalar")
+        return end
+    depth, at = 0, index
+    while at < len(text):
+        char = text[at]
+        if char in "\"'":
+            close = _yaml_quote_end(text, at, len(text))
+            if close is None:
+                raise _Unclosed(at, "a quoted scalar")
+            at = close
+            continue
+        if char == "#" and (at == 0 or text[at - 1] in " \t\n"):
+            newline = text.find("\n", at)
+            at = len(text) if newline < 0 else newline
+            continue
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                return at + 1
+        at += 1
+    raise _Unclosed(index, "a flow collection")
+
+
 def handle_yaml(text: str, path: str, options: Options) -> Outcome:
     outcome = Outcome()
-    _sites(text, path, options, _yaml_scalars(text), yaml_quoted, outcome)
+    try:
+        scalars = list(_yaml_scalars(text))
+    except _Unclosed as error:
+        line, column = Lines(text).position(error.offset)
+        outcome.invalid = Finding(path, line, column, f"not YAML: {error.what} is never "
+                                                      "closed")
+        return outcome
+    _sites(text, path, options, iter(scalars), yaml_quoted, outcome)
+    yaml = _yaml_reader()
+    if yaml is not None:
+        _checked(outcome, text, path, lambda t: _yaml_load(yaml, t),
+                 lambda source: _yaml_load(yaml, source)[0])
     return outcome

@@ -146,7 +146,7 @@ def test_an_unwritable_directory_is_exit_2(tmp_path: Path) -> None:
     ("bom.py", b'\xef\xbb\xbfimport tvm\nt = tvm.target.Target("cuda -model=v100")\n'),
     ("cookie.py", b'# -*- coding: latin-1 -*-\nimport tvm\n# caf\xe9\n'
                   b't = tvm.target.Target("cuda -model=v100")\n'),
-    ("crlf.yaml", b'a:\r\n\tb\r\ntarget: "cuda -model=v100"\r\n'),
+    ("crlf.yaml", b'a: 1\t# a tab\r\ntarget: "cuda -model=v100"\r\n'),
     ("bom.toml", b'\xef\xbb\xbft = "cuda -model=v100"\r\n'),
     ("crlf.sh", b'TARGET="cuda -model=v100"\r\n\techo $TARGET\r\n'),
     ("bom.md", b'\xef\xbb\xbf```sh\r\nTARGET="cuda -model=v100"\r\n```\r\n'),

@@ -304,3 +304,13 @@ def test_a_tuning_log_named_json_is_reported_with_what_rewrites_it() -> None:
     result = run(text, "json", "log.json")
     assert result.invalid is not None and result.text == text
     assert "targetlang logs normalize" in result.invalid.message
+
+
+def test_invalid_yaml_is_reported_and_untouched_where_pyyaml_can_tell() -> None:
+    pytest.importorskip("yaml")
+    text = 'a:\n  target: "cuda -libs=cudnn,cublas\nb: [1, 2\n'
+    result = run(text, "yaml")
+    assert result.invalid is not None and result.text == text
+    assert result.invalid.message.startswith("not YAML")
+    tagged = "r: !Ref x\nt: 'cuda -libs=cudnn,cublas'\n"  # a tag PyYAML cannot construct
+    assert run(tagged, "yaml").count("rewritten") == 1
