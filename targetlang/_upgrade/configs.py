@@ -293,6 +293,10 @@ def _yaml_double(body: str) -> str:
     return re.sub(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", escape, body)
 
 
+#: A plain key and its colon: '#' is text unless a blank precedes it, ':' unless one follows.
+_PLAIN_KEY = re.compile(r"(?:[^ \t\r\n#:]|(?<=[^ \t\r\n])#|:(?=[^ \t\r\n])|"
+                        r"[ \t]+(?=[^ \t\r\n#]))+?[ \t]*:(?:[ \t]+|$)")
+_INDICATOR = re.compile(r"([-?:])(?:[ \t]+|$)")
 _YAML_PROPERTIES = re.compile(r"(?:[&!][^\s,\[\]{}]*[ \t]+)*")
 _BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?$")
 
@@ -302,11 +306,20 @@ def _yaml_line_scalars(text: str, start: int, end: int) -> Iterator[Scalar | str
     yields scalars, or "block" when a block scalar starts, or "open N" when a quoted or flow
     value goes on past the line (its lines are then not read as keys)."""
     index = start
-    while True:  # sequence entries: "- - value"
-        match = re.compile(r"-(?:[ \t]+|$)").match(text, index, end)
+    explicit_key = False
+    while True:  # indicators: "- - value", "? key", ": value"
+        match = _INDICATOR.match(text, index, end)
         if not match or match.end() == index:
             break
+        explicit_key = match.group(1) == "?"
         index = match.end()
+    if explicit_key:  # a key, not a value: only whether it runs on matters
+        if index < end and text[index] in "\"'" and _yaml_quote_end(text, index, end) is None:
+            yield f"open {index}"
+        elif index < end and text[index] in "[{":
+            yield from (m for m in _yaml_flow(text, index, end)
+                        if isinstance(m, str) and m.startswith("open "))
+        return
     key = _yaml_key_end(text, index, end)
     if key is not None:
         index = key
@@ -352,8 +365,7 @@ def _yaml_key_end(text: str, index: int, end: int) -> int | None:
         return match.end() if match else None
     if index < end and text[index] in "[{#&*!|>'\"%@`":
         return None
-    match = re.compile(r"(?:[^\s#:]|:(?=\S)|[ \t]+(?=[^\s#]))+?[ \t]*:(?:[ \t]+|$)").match(
-        text, index, end)
+    match = _PLAIN_KEY.match(text, index, end)
     return match.end() if match else None
 
 
@@ -398,11 +410,12 @@ def _yaml_flow(text: str, index: int, end: int) -> Iterator[Scalar | str]:
             if char in "]}":
                 depth -= 1
                 if depth == 0:
+                    yield f"close {at + 1}"
                     return
             at += 1
             continue
-        if char == ":" and (at + 1 >= end or text[at + 1] in " \t\r\n,[]{}"):
-            at += 1
+        if char in ":?" and (at + 1 >= end or text[at + 1] in " \t\r\n,[]{}"):
+            at += 1  # a value or an explicit key starts
             fresh = True
             continue
         if char in "\"'" and fresh:
@@ -427,6 +440,9 @@ def _yaml_flow_item(text: str, start: int, end: int) -> Iterator[Scalar]:
     segment = text[start:end]
     lead = len(segment) - len(segment.lstrip(" \t\r\n"))
     index = start + lead
+    explicit = re.compile(r"\?(?:[ \t\r\n]+|$)").match(text, index, end)
+    if explicit:  # "? key : value"
+        index = explicit.end()
     key = _yaml_key_end(text, index, end)
     if key is not None:
         index = key
@@ -449,10 +465,13 @@ def _yaml_flow_item(text: str, start: int, end: int) -> Iterator[Scalar]:
 def _yaml_scalars(text: str) -> Iterator[Scalar]:
     lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
     offset = 0
-    skip_deeper: int | None = None  # inside a block scalar or a value that runs on
+    skip_deeper: int | None = None  # inside a block scalar
+    resume_at = 0  # after a quoted scalar or flow collection that ran over several lines
     for number, line in enumerate(lines):
         start, body = offset, line.rstrip("\r\n")
         offset += len(line)
+        if start < resume_at:
+            continue
         stripped = body.lstrip(" ")
         indent = len(body) - len(stripped)
         if skip_deeper is not None:
@@ -469,21 +488,27 @@ def _yaml_scalars(text: str) -> Iterator[Scalar]:
                           not n.lstrip().startswith("#")), "")
         follow_indent = len(following) - len(following.lstrip(" "))
         scalars = list(_yaml_line_scalars(text, start + indent, start + len(body)))
-        flows: list[Scalar] = []
-        for marker in scalars:
-            if isinstance(marker, str) and marker.startswith("open "):
-                opened = int(marker.split()[1])
-                closed = _closed_or_raise(text, opened)
-                if text[opened] in "[{":  # a flow collection over several lines
-                    flows += [s for s in _yaml_flow(text, opened, closed)
-                              if not isinstance(s, str)]
-        if any(isinstance(marker, str) for marker in scalars):
+        if "block" in scalars:
             skip_deeper = indent
-            yield from flows
             continue
-        plain_runs_on = following and follow_indent > indent and \
-            _yaml_key_end(following, follow_indent, len(following.rstrip("\r\n"))) is None and \
-            not following.lstrip().startswith("- ")
+        scalars = [m for m in scalars if not (isinstance(m, str) and m.startswith("close "))]
+        opened = next((int(m.split()[1]) for m in scalars
+                       if isinstance(m, str) and m.startswith("open ")), None)
+        if opened is not None:
+            closed = _closed_or_raise(text, opened)
+            if text[opened] in "[{":  # a flow collection over several lines
+                yield from (s for s in _yaml_flow(text, opened, closed)
+                            if not isinstance(s, str))
+            resume_at = closed
+            continue
+        column = start + indent  # where the node of this line starts, after "- " / "? "
+        while (match := _INDICATOR.match(text, column, start + len(body))) and \
+                match.end() > column:
+            column = match.end()
+        follow_body = following.rstrip("\r\n")
+        plain_runs_on = bool(following) and follow_indent > column - start and \
+            _yaml_key_end(following, follow_indent, len(follow_body)) is None and \
+            not _INDICATOR.match(following, follow_indent, len(follow_body))
         for scalar in scalars:
             assert not isinstance(scalar, str)
             if plain_runs_on and scalar[3] == scalar[2] and text[scalar[0]] not in "\"'":
@@ -523,26 +548,9 @@ def _closed_or_raise(text: str, index: int) -> int:
         if end is None:
             raise _Unclosed(index, "a quoted scalar")
         return end
-    depth, at = 0, index
-    while at < len(text):
-        char = text[at]
-        if char in "\"'":
-            close = _yaml_quote_end(text, at, len(text))
-            if close is None:
-                raise _Unclosed(at, "a quoted scalar")
-            at = close
-            continue
-        if char == "#" and (at == 0 or text[at - 1] in " \t\n"):
-            newline = text.find("\n", at)
-            at = len(text) if newline < 0 else newline
-            continue
-        if char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-            if depth == 0:
-                return at + 1
-        at += 1
+    for marker in _yaml_flow(text, index, len(text)):
+        if isinstance(marker, str) and marker.startswith("close "):
+            return int(marker.split()[1])
     raise _Unclosed(index, "a flow collection")
 
 

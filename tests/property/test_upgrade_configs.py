@@ -45,7 +45,8 @@ def test_yaml_documents_read_the_same_but_their_targets(document: Any, flow: boo
                           allow_unicode=unicode)
     result = upgrade_text(text, path="c.yaml", file_type="yaml", options=Options())
     assert result.invalid is None, result.invalid
-    assert yaml.safe_load(result.text) == {"root": expected(document)}, (text, result.text)
+    # compared with what PyYAML reads back of its own output (it folds a raw \x85 in a key)
+    assert yaml.safe_load(result.text) == expected(yaml.safe_load(text)), (text, result.text)
 
 
 @given(documents, st.sampled_from([None, 1, 2, "\t"]), st.booleans())

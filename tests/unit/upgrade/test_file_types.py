@@ -314,3 +314,24 @@ def test_invalid_yaml_is_reported_and_untouched_where_pyyaml_can_tell() -> None:
     assert result.invalid.message.startswith("not YAML")
     tagged = "r: !Ref x\nt: 'cuda -libs=cudnn,cublas'\n"  # a tag PyYAML cannot construct
     assert run(tagged, "yaml").count("rewritten") == 1
+
+
+@pytest.mark.parametrize("text", [
+    "root: {? '\n\n    ' : cuda -model=it's}\n",
+    "root:\n- '0': cuda -model=it's\n  ? '0\n\n    '\n  : []\n",
+    "root:\n  0#: cuda -model=it's\n",
+    "root:\n  \xa0: cuda -model=it's\n",
+    "k: [1,\n  cuda -model=it's, # c\n  'x']\n",
+])
+def test_yaml_shapes_found_by_the_property_tests(text: str) -> None:
+    yaml = pytest.importorskip("yaml")
+    result = run(text, "yaml")
+    assert result.invalid is None and result.count("rewritten") == 1
+    def leaves(node: Any) -> list[Any]:
+        if isinstance(node, dict):
+            return [leaf for value in node.values() for leaf in leaves(value)]
+        if isinstance(node, list):
+            return [leaf for value in node for leaf in leaves(value)]
+        return [node]
+
+    assert new("cuda -model=it's") in leaves(yaml.safe_load(result.text))
