@@ -78,8 +78,8 @@ def handle_json(text: str, path: str, options: Options) -> Outcome:
     except (ValueError, RecursionError) as error:
         why = f"not JSON: {error}"
         if _tuning_log(text):
-            why += ("; it is a tuning log (a JSON record a line): `targetlang logs normalize "
-                    "--to tvm-0.27 FILE -o OUT` rewrites its targets")
+            why += ("; it is JSON Lines, a tuning log or a MetaSchedule database: "
+                    "`targetlang logs normalize --to tvm-0.27 FILE -o OUT` rewrites its targets")
         outcome.invalid = Finding(path, getattr(error, "lineno", 1),
                                   getattr(error, "colno", 1) - 1, why)
         return outcome
@@ -92,10 +92,15 @@ def handle_json(text: str, path: str, options: Options) -> Outcome:
 
 
 def _tuning_log(text: str) -> bool:
-    """Whether a text is AutoTVM / auto-scheduler records, a JSON object a line."""
-    lines = [line for line in text.splitlines()[:50] if line.strip() and
+    """Whether a text is JSON Lines (a JSON value a line, ``#`` comments allowed): AutoTVM
+    and auto-scheduler logs, MetaSchedule databases."""
+    lines = [line for line in text.splitlines()[:20] if line.strip() and
              not line.startswith("#")]
-    return bool(lines) and all(line.startswith(('{"i": ', '{"input": ')) for line in lines)
+    try:
+        return len(lines) > 0 and all(isinstance(json.loads(line), (dict, list))
+                                      for line in lines)
+    except ValueError:
+        return False
 
 
 # ---- TOML ------------------------------------------------------------------------------------
