@@ -33,7 +33,7 @@ def _sites(text: str, path: str, options: Options, scalars: Iterator[Scalar],
                    site=SITE, start=start, end=end, old=old, outcome=outcome)
 
 
-def _same_but_values(old: Any, new: Any, changed: dict[str, str]) -> bool:
+def _same_but_values(old: Any, new: Any, changed: dict[str, str | None]) -> bool:
     """Whether two parsed documents agree everywhere but the string values in ``changed``
     (old value -> new value)."""
     if isinstance(old, dict) and isinstance(new, dict):
@@ -45,16 +45,16 @@ def _same_but_values(old: Any, new: Any, changed: dict[str, str]) -> bool:
     return bool(old == new or (isinstance(old, str) and changed.get(old) == new))
 
 
-def _checked(outcome: Outcome, text: str, path: str, load: Callable[[str], Any] | None,
-             scalar: Callable[[str], Any]) -> None:
+def _checked(outcome: Outcome, text: str, path: str,
+             load: Callable[[str], Any] | None) -> None:
     """With a reader at hand, make sure the edited file reads as the old one but for the
-    rewritten values (``scalar`` reads one value's source text); otherwise keep the file
+    rewritten values (each change's legacy value -> its JSON text); otherwise keep the file
     and say so."""
     if load is None or not outcome.edits:
         return
+    changed = {c.value: c.target for c in outcome.changes if c.value is not None}
     try:
         before = load(text)
-        changed = {scalar(text[start:end]): scalar(new) for start, end, new in outcome.edits}
     except ValueError:
         return  # the reader cannot read it as it is (a custom YAML tag): the scanner alone
     try:
@@ -87,7 +87,7 @@ def handle_json(text: str, path: str, options: Options) -> Outcome:
     scalars = ((s.start, s.end, s.value, text[s.start:s.end]) for s in jsonspan.strings(root))
     _sites(text, path, options, scalars,
            lambda new: json.dumps(new, ensure_ascii=ascii_only), outcome)
-    _checked(outcome, text, path, json.loads, json.loads)
+    _checked(outcome, text, path, json.loads)
     return outcome
 
 
@@ -246,7 +246,7 @@ def handle_toml(text: str, path: str, options: Options) -> Outcome:
     _sites(text, path, options, _toml_scalars(text), toml_literal, outcome)
     if loads is not None:
         toml = loads
-        _checked(outcome, text, path, toml, lambda source: toml(f"v = {source}")["v"])
+        _checked(outcome, text, path, toml)
     return outcome
 
 
@@ -308,7 +308,7 @@ _BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*[ \t]*(?:#.*)?$")
 
 def _yaml_line_scalars(text: str, start: int, end: int) -> Iterator[Scalar | str]:
     """The scalar value(s) of one logical line ``text[start:end]`` (after its indentation):
-    yields scalars, or "block" when a block scalar starts, or "open N" when a quoted or flow
+    yields scalars, or "block N" when a block scalar starts, or "open N" when a quoted or flow
     value goes on past the line (its lines are then not read as keys)."""
     index = start
     explicit_key = False
@@ -335,7 +335,7 @@ def _yaml_line_scalars(text: str, start: int, end: int) -> Iterator[Scalar | str
         return
     char = text[index]
     if _BLOCK_SCALAR.match(text, index, end):
-        yield "block"
+        yield f"block {index}"
         return
     if char in "\"'":
         close = _yaml_quote_end(text, index, end)
@@ -493,8 +493,13 @@ def _yaml_scalars(text: str) -> Iterator[Scalar]:
                           not n.lstrip().startswith("#")), "")
         follow_indent = len(following) - len(following.lstrip(" "))
         scalars = list(_yaml_line_scalars(text, start + indent, start + len(body)))
-        if "block" in scalars:
+        block = next((int(m.split()[1]) for m in scalars
+                      if isinstance(m, str) and m.startswith("block ")), None)
+        if block is not None:
             skip_deeper = indent
+            found = _block_scalar(text, block, lines[number + 1:], offset, indent)
+            if found is not None:
+                yield found
             continue
         scalars = [m for m in scalars if not (isinstance(m, str) and m.startswith("close "))]
         opened = next((int(m.split()[1]) for m in scalars
@@ -519,6 +524,41 @@ def _yaml_scalars(text: str) -> Iterator[Scalar]:
             if plain_runs_on and scalar[3] == scalar[2] and text[scalar[0]] not in "\"'":
                 continue  # a plain scalar folded over several lines: not one value here
             yield scalar
+
+
+def _block_scalar(text: str, indicator: int, after: list[str], offset: int,
+                  parent: int) -> Scalar | None:
+    """A block scalar (``|`` / ``>``, chomping ``-`` / ``+``) as one value: from its
+    indicator to the end of its last line of content (``offset``: where ``after``, the
+    lines that follow, start; ``parent``: the indentation of the line of the indicator)."""
+    header = text[indicator:text.find("\n", indicator) if "\n" in text[indicator:]
+                  else len(text)].split("#")[0].strip()
+    if any(c.isdigit() for c in header):
+        return None  # an explicit indentation: rare, left alone
+    content: list[str] = []
+    end = None
+    at = offset
+    for line in after:
+        body = line.rstrip("\r\n")
+        if body.strip() and len(body) - len(body.lstrip(" ")) <= parent:
+            break
+        if body.strip():
+            end = at + len(body)
+        content.append(body)
+        at += len(line)
+    if end is None:
+        return None
+    while content and not content[-1].strip():
+        content.pop()
+    margin = min(len(b) - len(b.lstrip(" ")) for b in content if b.strip())
+    rows = [b[margin:] for b in content]
+    if header.startswith(">"):  # folded: lines joined by a space, blank lines kept
+        value = re.sub(r"(?<!\n)\n(?!\n)", " ", "\n".join(rows))
+    else:
+        value = "\n".join(rows)
+    if not header.endswith("-"):
+        value += "\n"
+    return (indicator, end, value, text[indicator:end])
 
 
 def _yaml_reader() -> Any:
@@ -571,6 +611,5 @@ def handle_yaml(text: str, path: str, options: Options) -> Outcome:
     _sites(text, path, options, iter(scalars), yaml_quoted, outcome)
     yaml = _yaml_reader()
     if yaml is not None:
-        _checked(outcome, text, path, lambda t: _yaml_load(yaml, t),
-                 lambda source: _yaml_load(yaml, source)[0])
+        _checked(outcome, text, path, lambda t: _yaml_load(yaml, t))
     return outcome

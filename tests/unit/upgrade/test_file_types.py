@@ -335,3 +335,13 @@ def test_yaml_shapes_found_by_the_property_tests(text: str) -> None:
         return [node]
 
     assert new("cuda -model=it's") in leaves(yaml.safe_load(result.text))
+
+
+def test_yaml_block_scalars_holding_a_target_become_one_quoted_value() -> None:
+    yaml = pytest.importorskip("yaml")
+    text = ("a:\n  target: >-\n    cuda -libs=cudnn,cublas\n  keep: |\n    not a target\n"
+            "    at all\n  n: 1\n")
+    result = run(text, "yaml")
+    assert result.count("rewritten") == 1
+    assert yaml.safe_load(result.text) == {"a": {"target": new(CUDA),
+                                                 "keep": "not a target\nat all\n", "n": 1}}
