@@ -27,13 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from ._files import write_atomically
+from ._lower.dialects import releases
 from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value
 from .environment import Environment
 from .errors import TargetError
 from .migration import LEGACY_DIALECT, MigrationWarning, migrate
 from .target import parse
 
-__all__ = ["Finding", "Rewrite", "ScriptResult", "migrate_source", "migrate_file", "py_literal"]
+__all__ = ["Finding", "Rewrite", "ScriptResult", "NEWEST_RELEASE", "apply_edits", "migrate_source",
+           "migrate_file", "py_literal"]
 
 #: Spellings of the functions inside TVM's package, read as the public name.
 _CANONICAL = {
@@ -56,6 +58,8 @@ _POSITIONS: Mapping[str, Mapping[int, str]] = {
     "tvm.build": {},
 }
 _KEYWORDS = {"target", "target_host", "host"}
+#: The default release to upgrade to: the newest the library knows.
+NEWEST_RELEASE = releases()[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +77,15 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Rewrite:
-    """One literal replaced: where, the old source text, the new source text."""
+    """One site replaced: where, the old source text, the new source text, and ``kind``:
+    ``"rewritten"`` (what the target release reads) or ``"bridged"`` (routed through
+    :mod:`targetlang.compat` at run time)."""
 
     line: int
     column: int
     old: str
     new: str
+    kind: str = "rewritten"
 
 
 @dataclass
@@ -90,6 +97,9 @@ class ScriptResult:
     text: str
     rewrites: list[Rewrite] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: ``(start, end, replacement)``, character offsets into ``original``, sorted and not
+    #: overlapping: applying them to ``original`` gives ``text``.
+    edits: list[tuple[int, int, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -225,8 +235,9 @@ def _describe(node: ast.expr) -> str:
     return f"a {type(node).__name__} expression"
 
 
-def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "tvm-0.27",
-                   environment: Environment | None = None) -> ScriptResult:
+def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = NEWEST_RELEASE,
+                   environment: Environment | None = None, runtime: bool = False,
+                   full: bool = False) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text."""
 
     result = ScriptResult(path=path, original=text, text=text)
@@ -278,7 +289,7 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
                                                "string literals; not rewritten"))
                 continue
             value = node.value
-            answer = convert_value(value, target_dialect=target_dialect,
+            answer = convert_value(value, target_dialect=target_dialect, full=full,
                                    environment=environment)
             if isinstance(answer, Unchanged):
                 continue  # the target release reads it as it is (a tag), with the same meaning
@@ -299,14 +310,8 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
     if not edits:
         result.findings.sort(key=lambda f: (f.line, f.column))
         return result
-    pieces: list[str] = []
-    last = len(text)
-    for start, end, new in sorted(edits, reverse=True):
-        pieces.append(text[end:last])
-        pieces.append(new)
-        last = start
-    pieces.append(text[:last])
-    result.text = "".join(reversed(pieces))
+    result.edits = sorted(edits)
+    result.text = apply_edits(text, result.edits)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -320,10 +325,24 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = "
                                        "left unchanged"))
         result.text = text
         result.rewrites.clear()
+        result.edits.clear()
     result.findings.sort(key=lambda f: (f.line, f.column))
     result.rewrites.sort(key=lambda r: (r.line, r.column))
     return result
 
+
+
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each ``(start, end, replacement)`` of ``edits`` (sorted, not
+    overlapping) applied."""
+    pieces: list[str] = []
+    last = 0
+    for start, end, new in edits:
+        pieces.append(text[last:start])
+        pieces.append(new)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 # ---- the target helpers TVM 0.24 removed (tvm.target.cuda(), arm_cpu("rasp3b"), ...) -----------
@@ -459,8 +478,9 @@ def _decode(raw: bytes, path: str) -> tuple[str, str] | Finding:
 
 
 def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
-                 target_dialect: str = "tvm-0.27",
-                 environment: Environment | None = None) -> ScriptResult:
+                 target_dialect: str = NEWEST_RELEASE,
+                 environment: Environment | None = None, runtime: bool = False,
+                 full: bool = False) -> ScriptResult:
     """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""
 
     file = Path(path)
@@ -475,7 +495,7 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
         return ScriptResult(path=str(path), original="", text="", findings=[decoded])
     text, encoding = decoded
     result = migrate_source(text, path=str(path), target_dialect=target_dialect,
-                            environment=environment)
+                            environment=environment, runtime=runtime, full=full)
     if write and result.changed:
         try:
             data = result.text.encode(encoding)
@@ -485,6 +505,7 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
                                            "left unchanged"))
             result.text = result.original
             result.rewrites.clear()
+            result.edits.clear()
             return result
         write_atomically(file, data)
     return result
