@@ -80,10 +80,14 @@ CANONICAL = {
     "tvm.driver.build_module.compile": "tvm.compile",
     "tvm.relax.vm_build.build": "tvm.relax.build",
     "tvm.relay.build_module.build": "tvm.relay.build",
+    "tvm.script.ir_builder.tir.target": "tvm.script.tir.target",
+    "tvm.script.ir_builder.tir.ir.target": "tvm.script.tir.target",
+    "tvm.script.parser.tir.target": "tvm.script.tir.target",
 }
 #: Positional parameters that are targets: TVM 0.21's signatures (relay.build: TVM 0.19's).
 POSITIONS: Mapping[str, Mapping[int, str]] = {
     "tvm.target.Target": {0: "target", 1: "host"},
+    "tvm.script.tir.target": {0: "target", 1: "host"},  # T.target(target_config, host)
     "tvm.compile": {1: "target"},
     "tvm.relax.build": {1: "target"},
     "tvm.relay.build": {1: "target", 2: "target_host"},
@@ -93,6 +97,8 @@ POSITIONS: Mapping[str, Mapping[int, str]] = {
 }
 #: Keywords that are targets in every call into ``tvm`` (build, compile, tuning, ...).
 TARGET_KEYWORDS = frozenset({"target", "target_host"})
+#: Calls whose ``host=`` is a target (elsewhere ``host`` may be a machine's name).
+HOST_KEYWORD = frozenset({"tvm.target.Target", "tvm.script.tir.target"})
 #: Names of pytest parameters and argparse options that hold a target.
 TARGET_NAMES = frozenset({"target", "target_host"})
 #: Calls that return a ``Target``.
@@ -173,11 +179,36 @@ def _build_positions(call: ast.Call) -> Mapping[int, str]:
     return {2: "target", 3: "target_host"}  # build(inputs, args, target, target_host)
 
 
+_PARAMETERS: dict[str, list[tuple[str, dict[int, str]]]] | None = None
+
+
+def target_positions(name: str) -> Mapping[int, str]:
+    """The positions of ``name``'s parameters that are targets: TVM 0.18's and 0.21's
+    signatures (``_data/releases/target-parameters.json``), a re-export (``tvm.meta_schedule.
+    tune_tir`` of ``tvm.meta_schedule.tir_integration.tune_tir``) read as what it exports."""
+    global _PARAMETERS
+    if name in POSITIONS:
+        return POSITIONS[name]
+    if _PARAMETERS is None:
+        from ._schema.facts import data_json
+
+        _PARAMETERS = {}
+        for full, where in data_json("releases/target-parameters.json")["functions"].items():
+            _PARAMETERS.setdefault(full.rsplit(".", 1)[-1], []).append(
+                (full, {int(i): role for i, role in where.items()}))
+    prefix, _, last = name.rpartition(".")
+    found = [where for full, where in _PARAMETERS.get(last, [])
+             if full == name or full.startswith(prefix + ".")]
+    if found and all(where == found[0] for where in found):
+        return found[0]
+    return {}
+
+
 def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
     """The (role, expression) of each argument of a call into ``tvm`` that is a target."""
-    positions = (_build_positions(call) if name == "tvm.build" else POSITIONS.get(name, {}))
+    positions = _build_positions(call) if name == "tvm.build" else target_positions(name)
     found = [(positions[i], arg) for i, arg in enumerate(call.args) if i in positions]
-    keywords = TARGET_KEYWORDS | ({"host"} if name == "tvm.target.Target" else set())
+    keywords = TARGET_KEYWORDS | ({"host"} if name in HOST_KEYWORD else set())
     found += [(kw.arg, kw.value) for kw in call.keywords if kw.arg in keywords]
     return [(role, node) for role, node in found if not isinstance(node, ast.Starred)]
 
@@ -232,6 +263,7 @@ class Engine:
         self.tvm_imported = False
         self.helper_uses: dict[str, list[tuple[ast.Name, str]]] = {}  # name -> (use, outcome)
         self._argparse: dict[str, list[ast.Call]] | None = None
+        self._following: set[tuple[int, str]] = set()  # functions being followed: no cycles
         self._helpers: frozenset[str] | None = None
 
     # ---- driving -----------------------------------------------------------------------------
@@ -279,8 +311,7 @@ class Engine:
         if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
             self._helper(call, name[len("tvm.target."):])
             return
-        if name in POSITIONS or (name.startswith("tvm.") and name != "tvm.target.Target" and
-                                 any(kw.arg in TARGET_KEYWORDS for kw in call.keywords)):
+        if name.startswith("tvm."):
             for role, node in target_arguments(call, name):
                 self._site(call, name, role, node)
 
@@ -291,7 +322,7 @@ class Engine:
         for literal, direct in value.literals:
             if direct and wrapped:
                 continue  # inside the bridged expression: compat reads it as TVM 0.21 did
-            self._literal(literal, direct, f"{role} of {name}")
+            self._literal(literal, direct, f"{role} of {name}", certain=name in POSITIONS)
         if value.unknown is None:
             return
         if self.runtime and name == "tvm.target.Target":
@@ -322,7 +353,7 @@ class Engine:
 
     # ---- literals ----------------------------------------------------------------------------
 
-    def _literal(self, node: ast.Constant, direct: bool, role: str) -> None:
+    def _literal(self, node: ast.Constant, direct: bool, role: str, certain: bool = True) -> None:
         if id(node) in self.done:
             return
         self.done.add(id(node))
@@ -335,8 +366,9 @@ class Engine:
         if isinstance(answer, Unchanged):
             return
         if isinstance(answer, NotATarget):
-            self.finding(node, f"{role} {node.value!r} is not a target in any release: "
-                               f"{answer.reason}")
+            if certain:  # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target
+                self.finding(node, f"{role} {node.value!r} is not a target in any release: "
+                                   f"{answer.reason}")
             return
         if isinstance(answer, NeedsPerson):
             self.finding(node, f"{role} {node.value!r}: {answer.reason}; not rewritten")
@@ -381,7 +413,40 @@ class Engine:
             return _KNOWN
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("with_host",):
             return _KNOWN
+        returned = self._returns(node)
+        if returned is not None:
+            return returned
         return Value(unknown=f"the result of {dotted(node.func) or 'a call'}(...)")
+
+    def _returns(self, call: ast.Call) -> Value | None:
+        """What a function of this program returns, when every ``return`` is known."""
+        if not isinstance(call.func, ast.Name):
+            return None
+        binding = self.scopes.resolve(call.func)
+        function = binding.node if binding is not None else None
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                (id(function), "return") in self._following:
+            return None
+        if function.returns is not None and _is_target_annotation(function.returns):
+            return _KNOWN
+        returns = [r for r in self.scopes.of(ast.Return)
+                   if self.scopes.enclosing(r) is function]
+        if not returns:
+            return None
+        self._following.add((id(function), "return"))
+        try:
+            found = Value()
+            for statement in returns:
+                if statement.value is None:
+                    found.may_be_none = True
+                    continue
+                value = self.value(statement.value, 1, direct=False)
+                if value.unknown is not None:
+                    return None
+                found = found.merge(value)
+            return found
+        finally:
+            self._following.discard((id(function), "return"))
 
     def _name(self, node: ast.Name, depth: int) -> Value:
         binding = self.scopes.resolve(node)
@@ -427,6 +492,17 @@ class Engine:
                 found = found.merge(self.value(element, depth + 1, direct=False))
             return found
         return Value(unknown=what)
+
+    def container(self, node: ast.expr) -> ast.expr:
+        """A list, tuple or dict display ``node`` names (bound once to it), else ``node``."""
+        for _ in range(12):
+            if not isinstance(node, ast.Name):
+                break
+            binding = self.scopes.resolve(node)
+            if binding is None or binding.value is None:
+                break
+            node = binding.value
+        return node
 
     def _item(self, node: ast.Subscript, depth: int) -> Value:
         if isinstance(node.value, (ast.Name, ast.List, ast.Tuple, ast.Dict)):
@@ -480,8 +556,74 @@ class Engine:
         default = binding.default
         none = isinstance(default, ast.Constant) and default.value is None
         where = getattr(function, "name", "a lambda")
+        passed = self._arguments(binding)
+        if passed is not None:
+            return passed
         return Value(unknown=f"the parameter {binding.name!r} of {where} (its callers decide)",
                      may_be_none=none)
+
+    def _calls_of(self, function: ast.AST) -> list[ast.Call] | None:
+        """Every call of a function this program alone calls (nested in a function, private,
+        or in a test or script file that nothing imports), when the program only ever calls
+        it (never passes it on); else None."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                function.decorator_list:
+            return None
+        outer = self.scopes.enclosing(function)
+        if isinstance(outer, ast.ClassDef):
+            return None
+        name = PurePath(self.path).name
+        if outer is self.tree and not function.name.startswith("_") and not (
+                name.startswith("test_") or name.endswith("_test.py") or
+                package_of(self.path) is None and "/python/" not in self.path):
+            return None
+        calls: list[ast.Call] = []
+        for read in self.scopes.of(ast.Name):
+            if read.id != function.name or not isinstance(read.ctx, ast.Load):
+                continue
+            binding = self.scopes.resolve(read)
+            parent = self.scopes.parent.get(read)
+            if binding is None or binding.node is not function or not (
+                    isinstance(parent, ast.Call) and parent.func is read):
+                return None
+            calls.append(parent)
+        return calls or None
+
+    def _arguments(self, binding: Binding) -> Value | None:
+        """The values the program's own calls pass to a parameter, when they are all known."""
+        function, parameter = binding.function, binding.parameter
+        assert parameter is not None
+        if (id(function), binding.name) in self._following:
+            return None
+        calls = self._calls_of(function) if function is not None else None
+        if calls is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        if parameter in (arguments.vararg, arguments.kwarg):
+            return None
+        index = positional.index(parameter) if parameter in positional else None
+        self._following.add((id(function), binding.name))
+        try:
+            found = Value()
+            for call in calls:
+                if any(isinstance(a, ast.Starred) for a in call.args) or \
+                        any(k.arg is None for k in call.keywords):
+                    return None
+                given = [k.value for k in call.keywords if k.arg == binding.name]
+                if index is not None and index < len(call.args):
+                    given.append(call.args[index])
+                if not given:
+                    if binding.default is None:
+                        return None
+                    given = [binding.default]
+                value = self.value(given[0], 1, direct=False)
+                if value.unknown is not None:
+                    return None
+                found = found.merge(value)
+            return found
+        finally:
+            self._following.discard((id(function), binding.name))
 
     def pytest_values(self, name: str, function: ast.AST | None) -> list[ast.expr] | None:
         """The values pytest gives the parameter ``name`` of ``function``, when every one is
@@ -497,15 +639,34 @@ class Engine:
                     if decorator.args and not any(
                         isinstance(a, ast.Starred) for a in decorator.args) else None
             if callee.endswith("mark.parametrize") and len(decorator.args) >= 2:
-                values = _parametrize_values(decorator, name)
+                values = _parametrize_values(decorator.args[0], self.container(
+                    decorator.args[1]), name)
                 if values is not None:
                     return values
         module = self.scopes.bindings.get(self.tree, {}).get(name, [])
-        if len(module) == 1 and isinstance(module[0].value, ast.Call):
-            callee = dotted(module[0].value.func) or ""
-            if callee.endswith("testing.parameter") and not module[0].value.keywords and \
-                    not any(isinstance(a, ast.Starred) for a in module[0].value.args):
-                return list(module[0].value.args)
+        if len(module) != 1:
+            return None
+        if isinstance(module[0].value, ast.Call):  # name = tvm.testing.parameter(a, b, ...)
+            call = module[0].value
+            if (dotted(call.func) or "").endswith("testing.parameter") and not call.keywords \
+                    and not any(isinstance(a, ast.Starred) for a in call.args):
+                return list(call.args)
+            return None
+        # a, b = tvm.testing.parameters((a1, b1), (a2, b2), ...)
+        holder = self.scopes.parent.get(module[0].node)
+        assign = self.scopes.parent.get(holder) if holder is not None else None
+        if isinstance(holder, ast.Tuple) and isinstance(assign, ast.Assign) and \
+                isinstance(assign.value, ast.Call) and \
+                (dotted(assign.value.func) or "").endswith("testing.parameters") and \
+                all(isinstance(e, ast.Name) for e in holder.elts):
+            index = holder.elts.index(module[0].node)  # type: ignore[arg-type]
+            values = []
+            for row in assign.value.args:
+                if not isinstance(row, (ast.Tuple, ast.List)) or \
+                        len(row.elts) != len(holder.elts):
+                    return None
+                values.append(row.elts[index])
+            return values
         return None
 
     def _parametrized(self) -> None:
@@ -544,6 +705,12 @@ class Engine:
                 raise ValueError("unpacked arguments")
             args = [self.constant(a) for a in call.args]
             kwargs = {k.arg: self.constant(k.value) for k in call.keywords if k.arg is not None}
+            if helper == "hexagon":  # TVM 0.21's takes **kwargs and ignores what it never reads
+                import inspect
+
+                reads = set(inspect.signature(presets.hexagon).parameters) - {
+                    "environment", "dialect"}
+                kwargs = {k: v for k, v in kwargs.items() if k in reads}
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             if self.runtime:
                 self._bridge_callee(call, helper)
@@ -653,6 +820,12 @@ class Engine:
         """A legacy target string anywhere else (a constant, an expected value, a message):
         reported, not rewritten: rewriting would change what the code means."""
         docstrings = {id(n.value) for n in self.scopes.of(ast.Expr)}
+        # a format template ("llvm -mcpu=%s" % cpu, "...{}".format(x)) is no target itself:
+        # what it makes is reported where it reaches one
+        docstrings.update(id(n.left) for n in self.scopes.of(ast.BinOp)
+                          if isinstance(n.op, ast.Mod))
+        docstrings.update(id(n.func.value) for n in self.scopes.of(ast.Call)
+                          if isinstance(n.func, ast.Attribute) and n.func.attr == "format")
         for node in self.scopes.of(ast.Constant):
             if not isinstance(node.value, str) or \
                     id(node) in self.done or id(node) in docstrings or \
@@ -726,8 +899,8 @@ def _flag(dest: str) -> str:
     return dest.replace("_", "-")
 
 
-def _parametrize_values(decorator: ast.Call, name: str) -> list[ast.expr] | None:
-    names_node, values_node = decorator.args[0], decorator.args[1]
+def _parametrize_values(names_node: ast.expr, values_node: ast.expr,
+                        name: str) -> list[ast.expr] | None:
     if not isinstance(names_node, ast.Constant) or not isinstance(names_node.value, str):
         return None
     names = [n.strip() for n in names_node.value.split(",") if n.strip()]
