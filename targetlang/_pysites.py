@@ -274,6 +274,8 @@ class Engine:
                 self._call(call)
             self._helper_imports()
             self._parametrized()
+        if self.names:
+            self._properties()
         self._unknown_literals()
         lines = [line for line, needed in (("import tvm\n", self.import_tvm and
                                               not self.tvm_imported),
@@ -344,7 +346,8 @@ class Engine:
                r.column == call.func.col_offset for r in self.rewrites):
             return
         self.compat = True
-        if isinstance(call.func, ast.Name):
+        if isinstance(call.func, ast.Name) and helper != "Target":
+            # a helper imported by name: imported from targetlang.compat instead
             self.helper_uses.setdefault(call.func.id, []).append((call.func, "bridged"))
             self.rewrites.append(Rewrite(call.lineno, call.col_offset, call.func.id,
                                          call.func.id, "bridged"))
@@ -781,7 +784,6 @@ class Engine:
             removed = [a for a in node.names if a.name in self.helpers()]
             if not removed:
                 continue
-            kept = [a for a in node.names if a.name not in self.helpers()]
             bridged, left = [], []
             for alias in removed:
                 local = alias.asname or alias.name
@@ -800,7 +802,7 @@ class Engine:
                                    "in TVM 0.24 (this import fails there) and used here in ways "
                                    "known only at run time; import from targetlang.compat "
                                    "(upgrade --runtime)")
-                kept += left
+            kept = [a for a in node.names if a.name not in self.helpers() or a in left]
             statements = []
             if kept:
                 statements.append(f"from {'.' * node.level}{node.module or ''} import "
@@ -813,6 +815,65 @@ class Engine:
                 self.tvm_imported = True
             new = "; ".join(statements) or "pass"
             self.replace(node, new, "bridged" if bridged else "rewritten")
+
+    # ---- the Target properties TVM 0.24 removed (target.arch, .mcpu, .libs, ...) -------------
+
+    def _properties(self) -> None:
+        """``t.mcpu`` where ``t`` is known to be a ``Target`` becomes what TVM 0.21's property
+        read, on every release from 0.24 (``t.attrs.get("mcpu", "")``); where ``t`` only
+        looks like one (named ``target``, ``tgt``, ``*_target``), it is reported."""
+        table = property_table(self.dialect)
+        if not table:
+            return
+        for node in self.scopes.of(ast.Attribute):
+            rule = table.get(node.attr)
+            if rule is None or not isinstance(node.ctx, ast.Load):
+                continue
+            parent = self.scopes.parent.get(node)
+            if isinstance(parent, ast.Call) and parent.func is node:
+                continue  # a method of something else
+            known = self.is_target(node.value)
+            new = _property_read(rule)
+            if known and new is not None:
+                start, end = self.source.span(node.value)
+                self.replace(node, new.format(receiver=self.text[start:end]))
+            elif known or _looks_like_target(node.value):
+                how = (f"read {new.format(receiver='target')}" if new is not None else
+                       "compute it from target.kind and target.attrs as TVM 0.21 did")
+                what = "is" if known else "looks like"
+                self.finding(node, f".{node.attr}: {_short(node.value)} {what} a Target, and "
+                                   f"{self.dialect} has no Target.{node.attr} (TVM 0.24 removed "
+                                   f"the properties){'' if known else ' if it is one'}: {how}")
+
+    def is_target(self, node: ast.expr, depth: int = 0) -> bool:
+        """Whether ``node`` surely holds a ``tvm.target.Target``."""
+        if depth > 12:
+            return False
+        if isinstance(node, ast.Call):
+            name = qualified(node.func, self.names) or ""
+            if name in MAKES_TARGET or (name.startswith("tvm.target.") and
+                                        name[len("tvm.target."):] in self.helpers()):
+                return True
+            if isinstance(node.func, ast.Name):
+                binding = self.scopes.resolve(node.func)
+                function = binding.node if binding is not None else None
+                return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    function.returns is not None and _is_target_annotation(function.returns)
+            return False
+        if isinstance(node, ast.Name):
+            binding = self.scopes.resolve(node)
+            if binding is None:
+                return False
+            if binding.value is not None:
+                return self.is_target(binding.value, depth + 1)
+            if binding.parameter is not None:
+                annotation = binding.parameter.annotation
+                return annotation is not None and _is_target_annotation(annotation)
+            if isinstance(binding.node, ast.Name):  # with Target(...) as t:
+                holder = self.scopes.parent.get(binding.node)
+                if isinstance(holder, ast.withitem) and holder.optional_vars is binding.node:
+                    return self.is_target(holder.context_expr, depth + 1)
+        return False
 
     # ---- literals whose use is unknown -------------------------------------------------------
 
@@ -880,6 +941,53 @@ class Engine:
 
 
 # ---- small helpers -------------------------------------------------------------------------------
+
+
+_PROPERTIES: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def property_table(dialect: str) -> dict[str, dict[str, Any]]:
+    """The TVM 0.21 ``Target`` properties release ``dialect`` lacks or reads differently, with
+    what 0.21 read (``_data/releases/target-properties.json``); empty before 0.24."""
+    if dialect in _PROPERTIES:
+        return _PROPERTIES[dialect]
+    from ._lower.dialects import DIALECTS
+    from ._schema.facts import data_json
+
+    release = DIALECTS[dialect].release if dialect in DIALECTS else None
+    table: dict[str, dict[str, Any]] = {}
+    if release is not None and release >= (0, 24):
+        facts = data_json("releases/target-properties.json")
+        answer = facts["releases"].get(dialect) or facts["releases"][min(facts["releases"])]
+        getattr_too = answer["getattr"] and release >= (0, 25)
+        for name, rule in facts["properties"].items():
+            if name in answer["properties"]:
+                continue  # still a property there
+            if rule.get("index") and getattr_too:
+                continue  # Target.__getattr__ reads attrs[key]: the same value or an error
+            table[name] = rule
+    _PROPERTIES[dialect] = table
+    return table
+
+
+def _property_read(rule: Mapping[str, Any]) -> str | None:
+    """The expression (``{receiver}`` for the target) that reads what 0.21's property read."""
+    if rule.get("computed"):
+        return None
+    key = json.dumps(rule["key"])
+    if rule.get("index"):
+        return f"{{receiver}}.attrs[{key}]"
+    read = f"{{receiver}}.attrs.get({key}, {py_literal(rule['default'])})"
+    # JSON releases give str and int as they are; an array is an Array, 0.21 gave a list
+    return f"list({read})" if rule["wrap"] == "list" else read
+
+
+def _looks_like_target(node: ast.expr) -> bool:
+    name = node.attr if isinstance(node, ast.Attribute) else \
+        node.id if isinstance(node, ast.Name) else ""
+    name = name.lower()
+    return name in ("target", "tgt", "target_host") or name.endswith("_target") or \
+        name.startswith("target_")
 
 
 def argparse_dest(call: ast.Call) -> str | None:

@@ -21,7 +21,6 @@ import re
 import stat
 import tokenize
 import warnings
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,8 +32,6 @@ from ._pysites import (
     Rewrite,
     might_have_sites,
     py_literal,
-    qualified,
-    removed_helpers,
 )
 from .environment import Environment
 
@@ -95,8 +92,6 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = N
     engine = Engine(text, tree, path=path, target_dialect=target_dialect,
                     environment=environment, runtime=runtime, full=full)
     engine.run()
-    if engine.names and _lacks_target_getattr(target_dialect):
-        _report_attribute_reads(tree, engine.names, target_dialect, path, engine)
     result.findings = engine.findings
     result.rewrites = engine.rewrites
     edits: list[tuple[int, int, str]] = []
@@ -141,55 +136,6 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
         last = end
     pieces.append(text[last:])
     return "".join(pieces)
-
-
-# ---- attribute reads TVM 0.24 broke (target.arch; 0.25 restored Target.__getattr__) ---------
-
-
-def _lacks_target_getattr(dialect: str) -> bool:
-    """Whether release ``dialect`` reads JSON only and has no ``Target.__getattr__`` (0.24)."""
-    from ._lower.dialects import DIALECTS  # on first use, as the helpers' facts
-    from ._schema.facts import data_json
-
-    release = DIALECTS[dialect].release if dialect in DIALECTS else None
-    if release is None:
-        return False
-    try:
-        rules = data_json(f"releases/tvm-{release[0]}.{release[1]}.json")["json"]
-    except (OSError, KeyError):
-        return False
-    return bool(rules) and not rules.get("target_getattr", {}).get("value", False)
-
-
-def _report_attribute_reads(tree: ast.AST, aliases: Mapping[str, str], dialect: str, path: str,
-                            result: Engine) -> None:
-    """``t.arch`` where ``t`` is bound to a target in the file (``Target(...)``, a removed
-    helper, ``Target.current()``) or is such a call: an AttributeError in ``dialect``."""
-    from .target import kinds  # on first use: only a --to tvm-0.24 migration asks
-
-    names = {a for kind in kinds("tvm-0.21").values() for a in kind.attrs} - {
-        "kind", "tag", "keys", "host"}
-
-    def makes_target(node: ast.expr) -> bool:
-        if not isinstance(node, ast.Call):
-            return False
-        name = qualified(node.func, aliases) or ""
-        return name in ("tvm.target.Target", "tvm.target.Target.current") or (
-            name.startswith("tvm.target.") and name[len("tvm.target."):] in
-            removed_helpers("tvm-0.24"))
-
-    bound = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
-             and makes_target(node.value) for target in node.targets
-             if isinstance(target, ast.Name)}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and \
-                node.attr in names and ((isinstance(node.value, ast.Name) and
-                                         node.value.id in bound) or makes_target(node.value)):
-            result.findings.append(Finding(
-                path, node.lineno, node.col_offset,
-                f".{node.attr} of a Target: {dialect} has no Target.__getattr__ (an "
-                f"AttributeError there; TVM 0.25 restored it); read "
-                f"target.attrs[{node.attr!r}]"))
 
 
 def _why(error: BaseException) -> str:
