@@ -168,6 +168,8 @@ def qualified(func: ast.expr, names: Mapping[str, str]) -> str | None:
     if head not in names:
         return None
     name = names[head] + ("." + rest if rest else "")
+    if name.startswith("tvm.target.target."):  # the module tvm.target re-exports
+        name = "tvm.target." + name[len("tvm.target.target."):]
     return CANONICAL.get(name, name)
 
 
@@ -327,6 +329,8 @@ class Engine:
             self._literal(literal, direct, f"{role} of {name}", certain=name in POSITIONS)
         if value.unknown is None:
             return
+        # the pieces of a computed target are reported (or bridged) with it, not one by one
+        self.done.update(id(n) for n in ast.walk(node) if type(n) is ast.Constant)
         if self.runtime and name == "tvm.target.Target":
             self._bridge_callee(call, "Target")  # compat.Target reads target and host
             return
