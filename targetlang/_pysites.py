@@ -300,6 +300,17 @@ class Engine:
     def _add(self, start: int, end: int, new: str) -> None:
         self.edits[(start, end)] = new
 
+    def absorb(self, node: ast.AST) -> str:
+        """The text of ``node`` with the edits already made inside it, which it takes over
+        (an expression about to be replaced as a whole: ``mali().device_name``)."""
+        start, end = self.source.span(node)
+        inner = sorted((s, e, new) for (s, e), new in self.edits.items()
+                       if start <= s and e <= end)
+        for s, e, _ in inner:
+            del self.edits[(s, e)]
+        shifted = [(s - start, e - start, new) for s, e, new in inner]
+        return apply_edits(self.text[start:end], shifted)
+
     def replace(self, node: ast.AST, new: str, kind: str = "rewritten") -> None:
         start, end = self.source.span(node)
         self._add(start, end, new)
@@ -335,9 +346,8 @@ class Engine:
             self._bridge_callee(call, "Target")  # compat.Target reads target and host
             return
         if self.runtime and not value.may_be_none:
-            start, end = self.source.span(node)
             self.compat = True
-            self.replace(node, f"targetlang.compat.Target({self.text[start:end]})", "bridged")
+            self.replace(node, f"targetlang.compat.Target({self.absorb(node)})", "bridged")
             return
         hint = ("route it through targetlang.compat (upgrade --runtime)" if not self.runtime
                 else "it may be None here, which targetlang.compat.Target does not take")
@@ -839,8 +849,7 @@ class Engine:
             known = self.is_target(node.value)
             new = _property_read(rule)
             if known and new is not None:
-                start, end = self.source.span(node.value)
-                self.replace(node, new.format(receiver=self.text[start:end]))
+                self.replace(node, new.format(receiver=self.absorb(node.value)))
             elif known or _looks_like_target(node.value):
                 how = (f"read {new.format(receiver='target')}" if new is not None else
                        "compute it from target.kind and target.attrs as TVM 0.21 did")
@@ -992,6 +1001,19 @@ def _looks_like_target(node: ast.expr) -> bool:
     name = name.lower()
     return name in ("target", "tgt", "target_host") or name.endswith("_target") or \
         name.startswith("target_")
+
+
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each ``(start, end, replacement)`` of ``edits`` (sorted, not
+    overlapping) applied."""
+    pieces: list[str] = []
+    last = 0
+    for start, end, new in edits:
+        pieces.append(text[last:start])
+        pieces.append(new)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def argparse_dest(call: ast.Call) -> str | None:

@@ -30,6 +30,7 @@ from ._pysites import (
     Engine,
     Finding,
     Rewrite,
+    apply_edits,
     might_have_sites,
     py_literal,
 )
@@ -123,19 +124,6 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = N
         result.rewrites.clear()
         result.edits.clear()
     return result
-
-
-def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
-    """``text`` with each ``(start, end, replacement)`` of ``edits`` (sorted, not
-    overlapping) applied."""
-    pieces: list[str] = []
-    last = 0
-    for start, end, new in edits:
-        pieces.append(text[last:start])
-        pieces.append(new)
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces)
 
 
 def _why(error: BaseException) -> str:

@@ -331,3 +331,12 @@ def test_edits_applied_to_the_original_give_the_text_which_compiles(
     assert result.original == source
     if "__future__" in head:
         compile(result.text, "<s>", "exec")  # __future__ still first: compile() would refuse
+
+
+def test_a_property_of_a_rewritten_helper_call_keeps_both_rewrites() -> None:
+    source = "import tvm\nassert tvm.target.mali().device_name == 'mali'\n"
+    result = migrate_source(source)
+    check(result.text, source, result.edits)
+    assert result.findings == [] and len(result.edits) == 1
+    assert result.text.startswith("import tvm\nassert tvm.target.Target({")
+    assert result.text.endswith(').attrs.get("device", "") == \'mali\'\n')
