@@ -192,7 +192,7 @@ def target_positions(name: str) -> Mapping[int, str]:
     if name in POSITIONS:
         return POSITIONS[name]
     if _PARAMETERS is None:
-        from ._schema.facts import data_json
+        from ._schema.facts import data_json  # on first use: a call into tvm asks
 
         _PARAMETERS = {}
         for full, where in data_json("releases/target-parameters.json")["functions"].items():
@@ -827,8 +827,29 @@ class Engine:
             if self.import_tvm and not self.tvm_imported:
                 statements.append("import tvm")
                 self.tvm_imported = True
+            if not statements and self._drop_line(node):
+                continue
             new = "; ".join(statements) or "pass"
             self.replace(node, new, "bridged" if bridged else "rewritten")
+
+    def _drop_line(self, node: ast.ImportFrom) -> bool:
+        """Remove an import that is left with no name, with its line, when the line holds
+        nothing else and its block keeps another statement (else it becomes ``pass``)."""
+        holder = self.scopes.parent.get(node)
+        block = next((getattr(holder, f) for f in ("body", "orelse", "finalbody")
+                      if node in getattr(holder, f, [])), [])
+        if len(block) < 2 or node.end_lineno is None:
+            return False
+        start, end = self.source.span(node)
+        line_start = self.source.starts[node.lineno - 1]
+        line_end = self.source.starts[node.end_lineno]
+        before, after = self.text[line_start:start], self.text[end:line_end]
+        if before.strip() or after.strip():  # another statement, or a comment to keep
+            return False
+        self._add(line_start, line_end, "")
+        self.rewrites.append(Rewrite(node.lineno, node.col_offset, self.text[start:end], "",
+                                     "rewritten"))
+        return True
 
     # ---- the Target properties TVM 0.24 removed (target.arch, .mcpu, .libs, ...) -------------
 
@@ -964,7 +985,7 @@ def property_table(dialect: str) -> dict[str, dict[str, Any]]:
     what 0.21 read (``_data/releases/target-properties.json``); empty before 0.24."""
     if dialect in _PROPERTIES:
         return _PROPERTIES[dialect]
-    from ._lower.dialects import DIALECTS
+    from ._lower.dialects import DIALECTS  # on first use: a file reading a Target asks
     from ._schema.facts import data_json
 
     release = DIALECTS[dialect].release if dialect in DIALECTS else None
@@ -1086,7 +1107,7 @@ def looks_like_legacy(value: str) -> bool:
     (every legacy string a JSON-only release refuses does, bar removed kinds)."""
     global _KIND_WORDS
     if _KIND_WORDS is None:
-        from .target import kinds
+        from .target import kinds  # on first use: only a legacy-looking string asks
 
         _KIND_WORDS = frozenset(kinds(LEGACY_DIALECT))
     head, _, rest = value.strip().partition(" ")
@@ -1103,7 +1124,7 @@ def might_have_sites(text: str) -> bool:
     if "tvm" in text:
         return True
     if _CANDIDATE is None:
-        from .target import kinds
+        from .target import kinds  # on first use: a file without tvm asks
 
         words = "|".join(sorted(map(re.escape, kinds(LEGACY_DIALECT)), key=len, reverse=True))
         _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})\s+-""")

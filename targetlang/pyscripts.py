@@ -1,13 +1,59 @@
-"""Rewrite the legacy target strings of Python scripts into the dict literals TVM 0.24+ reads.
+"""Upgrade the targets of a Python program to a release that reads TargetJSON only (TVM 0.24+).
 
-Found: string literals passed to ``tvm.target.Target(target, host)`` (however it is
-imported: ``import tvm``, ``from tvm.target import Target as T``, ``from tvm import
-target``), and the ``target`` / ``target_host`` / ``host`` arguments (by keyword or position)
-of ``tvm.compile``, ``tvm.build``, ``relax.build`` and ``relay.build``. Each literal that a
-release older than TVM 0.24 reads and TVM 0.27 does not (a bare kind name or a tag needs no
-change) is replaced by the dict literal of :func:`targetlang.migrate`; every other byte of
-the file stays as it was. What cannot be proved to be a target (an f-string, a concatenation,
-a variable) or cannot be migrated without loss is reported with its line, never guessed at.
+The engine of ``targetlang upgrade`` and ``targetlang migrate --py`` for ``.py`` files,
+notebook code cells and Python code blocks (one program per call: a notebook's cells joined).
+Every byte outside a site stays as it was; :attr:`ScriptResult.edits` says which bytes changed.
+
+**Target positions.** The target and host of ``tvm.target.Target`` and ``T.target``; the
+parameters named ``target`` / ``target_host`` of TVM's public Python API, by position
+(``_data/releases/target-parameters.json``, generated from TVM 0.18's and 0.21's source) and
+by keyword in any call into ``tvm`` (build, compile, tuning, ``VDevice``, ...). ``tvm`` is
+followed through every import form: ``import tvm``, ``import tvm.target as tt``, ``from tvm
+import target as _t``, ``from tvm.target import Target, cuda``, ``tvm.target.target.X``, and
+relative imports in a file inside a ``tvm`` package (``from ..target import Target``).
+
+**What a position holds** (``Engine.value``): a literal; ``None``, a dict or a ``Target``
+(``Target(...)``, a helper, ``Target.current()``, a parameter or function annotated
+``Target``) need nothing; a name is followed to the one binding that holds where it is read
+(:mod:`targetlang._pyflow`: in its own scope the last binding before the read that dominates
+it, in an enclosing scope or the module the only one), then through a list, tuple or dict
+display it indexes or a ``for`` iterates, the ``return`` of a function of the program, or the
+arguments of every call of a function only the program calls (nested, private, or in a test
+or script). A pytest parameter holds its ``parametrize`` / ``tvm.testing.parametrize_targets``
+/ ``tvm.testing.parameter(s)`` values. Anything else is known only at run time: a parameter
+its callers decide, a command-line option, an f-string, a concatenation, a call's result.
+
+**What a site becomes.** A legacy literal (one TVM 0.21 read and the target release refuses
+or reads otherwise: :func:`targetlang._sites.convert_value`) written in the target position
+becomes a dict display; a literal that reaches it through a name, a container or a call
+becomes a string of JSON text where it is written, since the name may flow elsewhere too and
+``Target(str)`` of TVM 0.24-0.27 reads JSON text (checked with the 0.25, 0.26 and 0.27
+oracles by ``scripts/check_upgrade_sites.py``). *Flows into a target* means: reaches a target
+position as above, or is the ``default`` / a ``choices`` item of an argparse option whose
+value (``args.<dest>``) reaches one or whose destination is ``target`` / ``target_host``, or
+is a value of a pytest parameter named ``target`` / ``target_host`` (these two in a program
+that imports ``tvm``). A legacy string anywhere
+else (an expected value, a message) is reported and left alone: rewriting it would change
+what the code means. Minimal output unless ``full`` (:func:`targetlang._sites.minimal`).
+
+**The helpers TVM 0.24 removed** (``tvm.target.cuda()``, ``arm_cpu("rasp3b")``, ...): called
+with arguments known before run time (literals, names bound once to literals; keywords TVM
+0.21 ignored are ignored), the call becomes ``Target({...})`` of what it returned in 0.21; a
+``from tvm.target import cuda`` loses the names whose calls were all rewritten (``import
+tvm`` comes in when the file then has no other way to spell ``tvm.target.Target``).
+
+**Target properties** (``t.arch``, ``.mcpu``, ``.libs``, ... of 0.21, from
+``_data/releases/target-properties.json``): where ``t`` is known to be a ``Target``, the read
+becomes what 0.21's property read (``t.attrs.get("mcpu", "")``, ``list(...)`` of an array;
+``t.attrs["max_num_threads"]`` only for 0.24, whose ``Target`` has no ``__getattr__``); where
+``t`` only looks like one (named ``target``, ``tgt``, ``*_target``), it is reported.
+
+**Run time** (``runtime=True``): ``Target(x)`` and a helper whose value only run time knows
+are routed through :mod:`targetlang.compat` (``targetlang.compat.Target(x)``, a helper
+imported by name from it), a target argument of another call is wrapped in
+``targetlang.compat.Target(...)`` (unless it may be ``None``), and ``import
+targetlang.compat`` is added once, after the module docstring and ``from __future__``
+imports. Without it, each is reported with why and what to do.
 """
 
 from __future__ import annotations

@@ -340,3 +340,14 @@ def test_a_property_of_a_rewritten_helper_call_keeps_both_rewrites() -> None:
     assert result.findings == [] and len(result.edits) == 1
     assert result.text.startswith("import tvm\nassert tvm.target.Target({")
     assert result.text.endswith(').attrs.get("device", "") == \'mali\'\n')
+
+
+def test_an_import_left_with_no_name_goes_with_its_line() -> None:
+    source = "import tvm\nfrom tvm.target import cuda\nt = cuda()\n"
+    result = migrate_source(source)
+    check(result.text, source, result.edits)
+    assert result.text.startswith("import tvm\nt = tvm.target.Target({")
+    kept = "import tvm\nif x:\n    from tvm.target import cuda  # why\n    t = cuda()\n"
+    result = migrate_source(kept)
+    check(result.text, kept, result.edits)
+    assert "    pass  # why\n" in result.text
