@@ -279,9 +279,10 @@ class Engine:
         if self.names:
             self._properties()
         self._unknown_literals()
-        lines = [line for line, needed in (("import tvm\n", self.import_tvm and
+        newline = self.newline()
+        lines = [line + newline for line, needed in (("import tvm", self.import_tvm and
                                               not self.tvm_imported),
-                                             ("import targetlang.compat\n", self.compat))
+                                             ("import targetlang.compat", self.compat))
                  if needed]
         if lines:
             offset, inline = self.insertion()
@@ -937,6 +938,11 @@ class Engine:
 
     # ---- where an import goes ----------------------------------------------------------------
 
+    def newline(self) -> str:
+        """The file's line ending (its first line's), for a line added to it."""
+        first = self.source.lines[0] if self.source.lines else ""
+        return "\r\n" if first.endswith("\r\n") else "\r" if first.endswith("\r") else "\n"
+
     def insertion(self) -> tuple[int, bool]:
         """Where an import line goes: after the module docstring and ``from __future__``
         imports, else after the leading comment lines (a PEP 263 cookie stays first)."""
@@ -959,7 +965,7 @@ class Engine:
             offset = self.source.starts[line - 1] if line - 1 < len(self.source.starts) \
                 else len(self.text)
             if offset == len(self.text) and self.text and not self.text.endswith(("\n", "\r")):
-                self._add(offset, offset, "\n")  # only comments, the last without a newline
+                self._add(offset, offset, self.newline())  # the last comment ends the file
             return offset, False
         _, end = self.source.span(last)
         assert last.end_lineno is not None
@@ -970,7 +976,7 @@ class Engine:
         if tail.strip() and not tail.strip().startswith("#"):
             return end, True  # another statement follows on the line: "; import ..."
         if line_end == len(self.text) and not rest.endswith(("\n", "\r")):
-            self._add(line_end, line_end, "\n")
+            self._add(line_end, line_end, self.newline())
         return line_end, False
 
 

@@ -329,6 +329,8 @@ def test_edits_applied_to_the_original_give_the_text_which_compiles(
     result = migrate_source(source, runtime=runtime, full=full)
     check(result.text, source, result.edits)
     assert result.original == source
+    if newline == "\r\n":  # a line added keeps the file's line ending
+        assert result.text.count("\n") == result.text.count("\r\n")
     if "__future__" in head:
         compile(result.text, "<s>", "exec")  # __future__ still first: compile() would refuse
 
