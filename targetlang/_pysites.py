@@ -837,7 +837,7 @@ class Engine:
         """Remove an import that is left with no name, with its line, when the line holds
         nothing else and its block keeps another statement (else it becomes ``pass``)."""
         holder = self.scopes.parent.get(node)
-        block = next((getattr(holder, f) for f in ("body", "orelse", "finalbody")
+        block: list[ast.stmt] = next((getattr(holder, f) for f in ("body", "orelse", "finalbody")
                       if node in getattr(holder, f, [])), [])
         if len(block) < 2 or node.end_lineno is None:
             return False
