@@ -404,9 +404,14 @@ class Engine:
                 return Value(may_be_none=True)
             if isinstance(node.value, str):
                 return Value(literals=[(node, direct)])
-            return Value(unknown=f"the constant {node.value!r}")
+            return _KNOWN  # a number or bytes: no legacy target, nothing to rewrite
         if isinstance(node, ast.Dict):
             return _KNOWN
+        if isinstance(node, (ast.List, ast.Tuple)):  # several targets (heterogeneous builds)
+            found = Value()
+            for element in node.elts:
+                found = found.merge(self.value(element, depth + 1, direct))
+            return found
         if isinstance(node, ast.Call):
             return self._call_value(node)
         if isinstance(node, ast.JoinedStr):
