@@ -32,6 +32,12 @@ _BINDER_TYPES = frozenset({
     ast.AnnAssign, ast.NamedExpr, ast.For, ast.AsyncFor, ast.Import, ast.ImportFrom, ast.Name,
     ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
 _Node = TypeVar("_Node", bound=ast.AST)
+#: Nodes whose scope is asked for (``Scopes.enclosing``); others need only their parent.
+_LOOKED_UP = frozenset({ast.Return, *_SCOPES})
+#: Fields that never hold a node (an expression's context is a node, but no one's business).
+_LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "asname", "module", "level",
+                          "kind", "type_comment", "is_async", "conversion", "simple", "op"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,16 +79,25 @@ class Scopes:
     def _walk(self, node: ast.AST, scope: ast.AST) -> None:
         stack: list[tuple[ast.AST, ast.AST]] = [(node, scope)]
         parent, scope_of, nodes = self.parent, self.scope_of, self.nodes
-        AST = ast.AST  # noqa: N806 - a local for speed: this loop sees every node
+        # locals for speed: this loop sees every node of every file
+        AST, Name, Load, Constant = ast.AST, ast.Name, ast.Load, ast.Constant  # noqa: N806
         while stack:
             current, owner = stack.pop()
-            scope_of[current] = owner
             kind = type(current)
             found = nodes.get(kind)
             if found is None:
                 nodes[kind] = [current]
             else:
                 found.append(current)
+            if kind is Name:  # most nodes: no children but their context
+                scope_of[current] = owner
+                if type(current.ctx) is not Load:  # type: ignore[attr-defined]
+                    self._bind(current, owner)
+                continue
+            if kind is Constant:
+                continue
+            if kind in _LOOKED_UP:
+                scope_of[current] = owner
             inner = owner
             if kind in _SCOPE_TYPES and current is not owner:
                 inner = current
@@ -91,9 +106,13 @@ class Scopes:
                 self._bind(current, owner)
             children: list[tuple[ast.AST, ast.AST]] = []
             scoped = inner is not owner or kind is ast.comprehension
-            for name in current._fields:
+            fields = _CHILD_FIELDS.get(kind)
+            if fields is None:
+                fields = _CHILD_FIELDS[kind] = tuple(
+                    f for f in kind._fields if f not in _LEAF_FIELDS)
+            for name in fields:
                 value = getattr(current, name, None)
-                if isinstance(value, list):
+                if type(value) is list:
                     for item in value:
                         if isinstance(item, AST):
                             parent[item] = current
