@@ -180,8 +180,7 @@ class Scopes:
             self._add(owner, Binding(node.name, node))
         elif isinstance(node, ast.Assign):
             for target in node.targets:
-                value = node.value if isinstance(target, ast.Name) else None
-                for bound in _names(target):
+                for bound, value in _pairs(target, node.value):
                     self._add(owner, Binding(bound.id, bound, value=value, at=_end(node)))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             self._add(owner, Binding(node.target.id, node.target, value=node.value,
@@ -315,6 +314,21 @@ class Scopes:
 
 def _end(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+
+
+def _pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[ast.Name, ast.expr | None]]:
+    """Each name an assignment binds, with the expression it gets when the program says
+    (``a, b = "llvm", tvm.cpu()``), else None."""
+    if isinstance(target, ast.Name):
+        yield target, value
+    elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+            and len(target.elts) == len(value.elts) and not any(
+                isinstance(e, ast.Starred) for e in [*target.elts, *value.elts]):
+        for element, item in zip(target.elts, value.elts):
+            yield from _pairs(element, item)
+    else:
+        for name in _names(target):
+            yield name, None
 
 
 def _names(target: ast.expr) -> Iterator[ast.Name]:

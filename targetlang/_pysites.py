@@ -605,10 +605,16 @@ class Engine:
             if read.id != function.name or not isinstance(read.ctx, ast.Load):
                 continue
             binding = self.scopes.resolve(read)
+            if binding is None:
+                found = self.scopes.lookup(read.id, read)
+                if found is not None and any(b.node is function for b in found[1]):
+                    return None  # perhaps this function, perhaps another of the name
+                continue
+            if binding.node is not function:
+                continue  # another function of the same name
             parent = self.scopes.parent.get(read)
-            if binding is None or binding.node is not function or not (
-                    isinstance(parent, ast.Call) and parent.func is read):
-                return None
+            if not (isinstance(parent, ast.Call) and parent.func is read):
+                return None  # passed on: its callers are elsewhere
             calls.append(parent)
         return calls or None
 

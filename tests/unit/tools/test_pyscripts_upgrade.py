@@ -353,3 +353,15 @@ def test_an_import_left_with_no_name_goes_with_its_line() -> None:
     result = migrate_source(kept)
     check(result.text, kept, result.edits)
     assert "    pass  # why\n" in result.text
+
+
+def test_tuple_assignments_and_nested_functions_of_one_name() -> None:
+    source = (f"import tvm\ntarget, dev = '{LEGACY}', tvm.cpu()\ntvm.compile(None, target=target)\n"
+              "def test_a():\n    def verify(target='llvm'):\n        tvm.compile(None, target=target)\n"
+              "    verify()\n"
+              "def test_b():\n    def verify(target):\n        tvm.compile(None, target=target)\n"
+              f"    verify('{LEGACY}')\n")
+    result = migrate_source(source)
+    check(result.text, source, result.edits)
+    assert result.findings == []
+    assert [r.line for r in result.rewrites] == [2, 11]
