@@ -477,6 +477,16 @@ class Engine:
             if node.id in self.names:
                 return _KNOWN if self.names[node.id] in MAKES_TARGET else Value(
                     unknown=f"the name {node.id!r}")
+            scope = self.scopes.lookup(node.id, node)
+            if scope is not None and depth < 6:
+                # bound more than once: fine when every binding is (a Target, say)
+                merged = Value()
+                for candidate in scope[1]:
+                    merged = merged.merge(self._binding(candidate, depth + 1))
+                    if merged.unknown is not None:
+                        break
+                else:
+                    return merged
             return Value(unknown=f"the variable {node.id!r}, bound more than once or "
                                  "elsewhere")
         found = self._binding(binding, depth)
@@ -582,7 +592,9 @@ class Engine:
         passed = self._arguments(binding)
         if passed is not None:
             return passed
-        return Value(unknown=f"the parameter {binding.name!r} of {where} (its callers decide)",
+        who = ("pytest gives it at run time" if where.startswith("test") else
+               "its callers decide")
+        return Value(unknown=f"the parameter {binding.name!r} of {where} ({who})",
                      may_be_none=none)
 
     def _calls_of(self, function: ast.AST) -> list[ast.Call] | None:

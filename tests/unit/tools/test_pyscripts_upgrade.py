@@ -365,3 +365,14 @@ def test_tuple_assignments_and_nested_functions_of_one_name() -> None:
     check(result.text, source, result.edits)
     assert result.findings == []
     assert [r.line for r in result.rewrites] == [2, 11]
+
+
+def test_a_name_bound_in_branches_is_known_when_every_binding_is() -> None:
+    source = ("import tvm\ndef f(mod, gpu):\n    if gpu:\n        t = tvm.target.Target('cuda')\n"
+              f"    else:\n        t = '{LEGACY}'\n    return tvm.compile(mod, target=t)\n"
+              "def g(mod, gpu, other):\n    t = 'llvm'\n    if gpu:\n        t = other\n"
+              "    return tvm.compile(mod, target=t)\n")
+    result = migrate_source(source)
+    check(result.text, source, result.edits)
+    assert [r.line for r in result.rewrites] == [6]
+    assert [f.line for f in result.findings] == [12]
