@@ -550,10 +550,10 @@ class Engine:
                                  f"({_short(node)})")
         return Value(unknown=f"the attribute {_short(node)}")
 
-    def _option(self, dest: str) -> bool:
+    def _option(self, dest: str, only: list[ast.Call] | None = None) -> bool:
         """An argparse option whose value flows into a target: its default and choices become
         JSON text. Whether the program has such an option."""
-        calls = self.argparse().get(dest, [])
+        calls = self.argparse().get(dest, []) if only is None else only
         for call in calls:
             for keyword in call.keywords:
                 if keyword.arg == "default":
@@ -723,6 +723,25 @@ class Engine:
                             self._literal(literal, False, f"the pytest parameter {arg.arg!r}")
         for dest in TARGET_NAMES:
             self._option(dest)
+        for dest, calls in self.argparse().items():
+            for call in calls:
+                self._target_typed_option(dest, call)
+
+    def _target_typed_option(self, dest: str, call: ast.Call) -> None:
+        """``add_argument("--x", type=Target, default=...)``: argparse hands the default and
+        every value given on the command line to ``Target``."""
+        typed = next((k.value for k in call.keywords if k.arg == "type"), None)
+        if typed is None or qualified(typed, self.names) != "tvm.target.Target":
+            return
+        self._option(dest, [call])
+        if self.runtime:
+            self.compat = True
+            self.replace(typed, "targetlang.compat.Target", "bridged")
+            return
+        self.finding(typed, f"--{_flag(dest)} is read by Target at run time: a legacy target "
+                            "string given on the command line fails on TVM >= 0.24; give it "
+                            "TargetJSON, or route it through targetlang.compat (upgrade "
+                            "--runtime)")
 
     # ---- the removed helpers -----------------------------------------------------------------
 
@@ -939,6 +958,8 @@ class Engine:
         """A legacy target string anywhere else (a constant, an expected value, a message):
         reported, not rewritten: rewriting would change what the code means."""
         docstrings = {id(n.value) for n in self.scopes.of(ast.Expr)}
+        # the text pieces of an f-string: what it makes is reported where it reaches a target
+        docstrings.update(id(v) for n in self.scopes.of(ast.JoinedStr) for v in n.values)
         # a format template ("llvm -mcpu=%s" % cpu, "...{}".format(x)) is no target itself:
         # what it makes is reported where it reaches one
         docstrings.update(id(n.left) for n in self.scopes.of(ast.BinOp)

@@ -376,3 +376,18 @@ def test_a_name_bound_in_branches_is_known_when_every_binding_is() -> None:
     check(result.text, source, result.edits)
     assert [r.line for r in result.rewrites] == [6]
     assert [f.line for f in result.findings] == [12]
+
+
+def test_an_option_typed_target_and_the_text_of_an_f_string() -> None:
+    source = ("import argparse\nfrom tvm.target import Target\np = argparse.ArgumentParser()\n"
+              f"p.add_argument('--base', type=Target, default='{LEGACY}')\n"
+              "m = '+neon'\nt = f'llvm -mtriple=aarch64-linux-gnu -mattr={m}'\n")
+    result = migrate_source(source)
+    check(result.text, source, result.edits)
+    assert [r.line for r in result.rewrites] == [4]
+    assert json.loads(ast.literal_eval(result.rewrites[0].new)) == migrated(LEGACY)
+    assert [(f.line, "read by Target at run time" in f.message) for f in result.findings] == [
+        (4, True)]
+    bridged = migrate_source(source, runtime=True)
+    check(bridged.text, source, bridged.edits)
+    assert "type=targetlang.compat.Target" in bridged.text and bridged.findings == []
