@@ -30,7 +30,8 @@ becomes a string of JSON text where it is written, since the name may flow elsew
 ``Target(str)`` of TVM 0.24-0.27 reads JSON text (checked with the 0.25, 0.26 and 0.27
 oracles by ``scripts/check_upgrade_sites.py``). *Flows into a target* means: reaches a target
 position as above, or is the ``default`` / a ``choices`` item of an argparse option whose
-value (``args.<dest>``) reaches one or whose destination is ``target`` / ``target_host``, or
+value (``args.<dest>``) reaches one, whose destination is ``target`` / ``target_host`` or
+whose ``type=`` is ``Target`` (argparse hands it the default and the command line), or
 is a value of a pytest parameter named ``target`` / ``target_host`` (these two in a program
 that imports ``tvm``). A legacy string anywhere
 else (an expected value, a message) is reported and left alone: rewriting it would change
