@@ -45,7 +45,7 @@ from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file  # no
 #: Classes of reports, by what their message says.
 CLASSES = [
     ("run time: a parameter (its callers decide)", re.compile(r"is the parameter '")),
-    ("run time: the command line", re.compile(r"the command-line option")),
+    ("run time: the command line", re.compile(r"the command-line option|is read by Target at run time")),
     ("run time: f-string / computed string", re.compile(r"f-string|computed string")),
     ("run time: a call's result", re.compile(r"the result of ")),
     ("run time: a variable bound more than once / elsewhere",
