@@ -300,9 +300,10 @@ class Scopes:
             loop = self.parent.get(candidate.node)
             if not any(loop is a for a in self.ancestors(read)):
                 return None  # after the loop: the last item, or never bound
-        elif isinstance(self.statement(candidate.node), (ast.With, ast.AsyncWith)):
+        elif isinstance(self.statement(candidate.node), (ast.With, ast.AsyncWith, ast.For,
+                                                          ast.AsyncFor)):
             if self.statement(candidate.node) not in set(self.ancestors(read)):
-                return None  # after the with block: dominated only when also bound before it
+                return None  # after the block: dominated only when also bound before it
         elif not self._dominates(self.statement(candidate.node), read):
             return None
         loops = [a for a in self.ancestors(read) if isinstance(a, _LOOPS)]

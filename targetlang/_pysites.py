@@ -502,6 +502,12 @@ class Engine:
             return self._items(binding.iterable, depth, f"an item of {_short(binding.iterable)}")
         if binding.parameter is not None:
             return self._parameter(binding)
+        statement = self.scopes.statement(binding.node)
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            return Value(unknown=f"the variable {binding.name!r}, unpacked from an item of "
+                                 f"{_short(statement.iter)}")
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            return Value(unknown=f"the variable {binding.name!r}, imported from another module")
         return Value(unknown=f"the variable {binding.name!r}")
 
     def _items(self, container: ast.expr, depth: int, what: str) -> Value:

@@ -391,3 +391,10 @@ def test_an_option_typed_target_and_the_text_of_an_f_string() -> None:
     bridged = migrate_source(source, runtime=True)
     check(bridged.text, source, bridged.edits)
     assert "type=targetlang.compat.Target" in bridged.text and bridged.findings == []
+
+
+def test_a_name_unpacked_in_a_loop_says_where_it_comes_from() -> None:
+    source = ("import tvm\nimport tvm.testing\nfor target, dev in tvm.testing.enabled_targets():\n"
+              "    tvm.compile(None, target=target)\n")
+    (finding,) = migrate_source(source).findings
+    assert "unpacked from an item of tvm.testing.enabled_targets()" in finding.message
