@@ -598,7 +598,12 @@ class Engine:
         passed = self._arguments(binding)
         if passed is not None:
             return passed
-        who = ("pytest gives it at run time" if where.startswith("test") else
+        if isinstance(default, ast.Constant) and isinstance(default.value, str):
+            # the default reaches the target whenever a caller leaves the parameter out
+            self._literal(default, False, f"the default of the parameter {binding.name!r}")
+        fixture = any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
+            "fixture") for d in getattr(function, "decorator_list", []))
+        who = ("pytest gives it at run time" if where.startswith("test") or fixture else
                "its callers decide")
         return Value(unknown=f"the parameter {binding.name!r} of {where} ({who})",
                      may_be_none=none)

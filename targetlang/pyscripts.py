@@ -25,8 +25,8 @@ its callers decide, a command-line option, an f-string, a concatenation, a call'
 
 **What a site becomes.** A legacy literal (one TVM 0.21 read and the target release refuses
 or reads otherwise: :func:`targetlang._sites.convert_value`) written in the target position
-becomes a dict display; a literal that reaches it through a name, a container or a call
-becomes a string of JSON text where it is written, since the name may flow elsewhere too and
+becomes a dict display; a literal that reaches it through a name, a container, a call or a
+parameter's default becomes a string of JSON text where it is written, since the name may flow elsewhere too and
 ``Target(str)`` of TVM 0.24-0.27 reads JSON text (checked with the 0.25, 0.26 and 0.27
 oracles by ``scripts/check_upgrade_sites.py``). *Flows into a target* means: reaches a target
 position as above, or is the ``default`` / a ``choices`` item of an argparse option whose

@@ -398,3 +398,14 @@ def test_a_name_unpacked_in_a_loop_says_where_it_comes_from() -> None:
               "    tvm.compile(None, target=target)\n")
     (finding,) = migrate_source(source).findings
     assert "unpacked from an item of tvm.testing.enabled_targets()" in finding.message
+
+
+def test_a_parameter_default_reaching_a_target_becomes_json_text() -> None:
+    source = (f"import tvm\ndef bench(mod, target='{LEGACY}'):\n"
+              "    return tvm.compile(mod, target=tvm.target.Target(target))\n")
+    result = migrate_source(source)
+    check(result.text, source, result.edits)
+    assert [r.line for r in result.rewrites] == [2]
+    assert json.loads(ast.literal_eval(result.rewrites[0].new)) == migrated(LEGACY)
+    (finding,) = result.findings  # what the callers pass is still theirs to decide
+    assert "its callers decide" in finding.message
