@@ -17,11 +17,18 @@ from typing import Any
 
 from .environment import Environment
 from .errors import TargetError
-from .migration import MigrationWarning, detect_dialect, meaning_changes, migrate
-from .target import from_json, kinds, parse
+from .migration import (
+    LEGACY_DIALECT,
+    MigrationError,
+    MigrationWarning,
+    detect_dialect,
+    meaning_changes,
+    migrate,
+)
+from .target import Target, from_json, kinds, parse
 
 __all__ = ["NeedsPerson", "NotATarget", "Rewritten", "Unchanged", "SiteValue", "convert_value",
-           "json_text", "minimal"]
+           "json_text", "migrate_as_legacy", "minimal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +84,8 @@ def convert_value(value: str, *, target_dialect: str, full: bool = False,
         return Unchanged()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MigrationWarning)
-        try:  # a project's value means what migrate()'s source rule reads (0.21's meaning)
-            migrated = migrate(value, target_dialect=target_dialect, environment=environment)
+        try:
+            migrated = migrate_as_legacy(value, target_dialect, environment)
         except TargetError as error:
             return NeedsPerson(error.message)
     lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
@@ -86,6 +93,27 @@ def convert_value(value: str, *, target_dialect: str, full: bool = False,
         return NeedsPerson(f"cannot be migrated without loss ({'; '.join(lost)}); "
                            "see targetlang.migrate_config")
     return Rewritten(migrated if full else minimal(migrated, target_dialect))
+
+
+def migrate_as_legacy(value: str | Mapping[str, Any] | Target, target_dialect: str,
+                      environment: Environment | None = None) -> dict[str, Any]:
+    """The complete TargetJSON in ``target_dialect`` of what a project that ran on TVM 0.21
+    meant by ``value``: TVM 0.21's reading where it reads the value, JSON text included (it
+    truncates a string at a NUL, where newer releases keep it); else the newest release that
+    reads it (a dict written for a newer release, TopHub's ``-target=`` text); if none does,
+    0.21's error. A kind the target release lacks is a :class:`MigrationError`.
+    """
+    try:
+        return migrate(value, source_dialect=LEGACY_DIALECT, target_dialect=target_dialect,
+                       environment=environment)
+    except MigrationError:
+        raise  # read, but no equivalent there (a kind the release dropped)
+    except TargetError as legacy_error:
+        try:
+            return migrate(value, source_dialect="auto", target_dialect=target_dialect,
+                           environment=environment)
+        except TargetError:
+            raise legacy_error from None
 
 
 #: The machines a minimal dict is read on before it is trusted: none (the pure reading; nothing

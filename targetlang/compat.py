@@ -29,9 +29,8 @@ from typing import Any
 
 from . import presets
 from ._lower.dialects import DIALECTS
-from ._sites import minimal
-from .errors import TargetError
-from .migration import LEGACY_DIALECT, MigrationError, migrate
+from ._sites import migrate_as_legacy, minimal
+from .migration import LEGACY_DIALECT
 from .target import Target as _Legacy
 
 __all__ = ["Target", "cuda", "rocm", "mali", "intel_graphics", "arm_cpu", "rasp", "bifrost",
@@ -97,16 +96,7 @@ def _text_config(text: str, dialect: str) -> str:
 
 
 def _uncached_config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str, Any]:
-    try:
-        complete = migrate(value, source_dialect=LEGACY_DIALECT, target_dialect=dialect)
-    except MigrationError:
-        raise  # read, but no equivalent there (a kind the release dropped)
-    except TargetError as legacy_error:
-        try:
-            complete = migrate(value, source_dialect="auto", target_dialect=dialect)
-        except TargetError:
-            raise legacy_error from None
-    return minimal(complete, dialect)
+    return minimal(migrate_as_legacy(value, dialect), dialect)
 
 
 def Target(target: Any, host: Any = None) -> TVMTarget:  # noqa: N802 (TVM's name)
