@@ -156,21 +156,31 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = N
         return result
     result.edits = edits
     result.text = apply_edits(text, edits)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", SyntaxWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            compile(result.text, path, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
-        # pragma: no cover - a literal for a literal cannot break it
-        message = error.msg if isinstance(error, SyntaxError) else _why(error)
-        result.findings.append(Finding(path, getattr(error, "lineno", None) or 1, 0,
-                                       f"the rewritten file does not compile ({message}); "
-                                       "left unchanged"))
+    broken = _compile_error(result.text, path)
+    if broken is not None and broken[1] != (_compile_error(text, path) or (0, None))[1]:
+        # the rewrite broke what compiled (a program that never compiled as one file, such
+        # as a notebook with `from __future__` or top-level `await` in a later cell, is
+        # held to its own errors: parsing is what the edits must keep)
+        line, message = broken
+        result.findings.append(Finding(path, line, 0, f"the rewritten file does not compile "
+                                                      f"({message}); left unchanged"))
         result.text = text
         result.rewrites.clear()
         result.edits.clear()
     return result
+
+
+def _compile_error(text: str, path: str) -> tuple[int, str] | None:
+    """Where and why ``text`` does not compile as one module, or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            compile(text, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        message = error.msg if isinstance(error, SyntaxError) else _why(error)
+        return getattr(error, "lineno", None) or 1, message
+    return None
 
 
 def _why(error: BaseException) -> str:

@@ -345,3 +345,32 @@ def test_yaml_block_scalars_holding_a_target_become_one_quoted_value() -> None:
     assert result.count("rewritten") == 1
     assert yaml.safe_load(result.text) == {"a": {"target": new(CUDA),
                                                  "keep": "not a target\nat all\n", "n": 1}}
+
+
+def test_a_notebook_that_compiles_only_cell_by_cell_is_still_rewritten() -> None:
+    # `from __future__` (or top-level `await`) in a later cell: Jupyter compiles each cell on
+    # its own, so the joined program never compiled; the rewrite must not be refused for it
+    text = notebook([["import tvm\n"], ["from __future__ import annotations\n",
+                                        "t = tvm.target.Target(\"cuda -arch=sm_80\")\n"],
+                     ["await something()\n"]])
+    result = run(text, "notebook", "n.ipynb")
+    assert not result.findings and result.invalid is None
+    assert json.loads(result.text)["cells"][1]["source"][1] == \
+        't = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\n'
+
+
+def test_a_rewrite_that_breaks_compiling_is_still_refused() -> None:
+    # the check stays for programs that compiled: nothing a rewrite makes may break them
+    from targetlang import pyscripts
+
+    assert pyscripts._compile_error("x = 1\n", "f") is None
+    assert pyscripts._compile_error("from __future__ import annotations\n"
+                                    "x = 1\nfrom __future__ import division\n", "f") is not None
+
+
+def test_json_text_means_what_tvm_0_21_read_of_it() -> None:
+    # TVM 0.21 reads a JSON string up to a NUL ('a'); 0.24+ keep the NUL: the site is
+    # rewritten to the project's meaning, as every other value is
+    value = '{"kind": "llvm", "mcpu": "a\\u0000b"}'
+    assert convert_value(value, target_dialect="tvm-0.27") == \
+        Rewritten({"kind": "llvm", "mcpu": "a"})
