@@ -13,6 +13,11 @@
 - the temporary file is removed on any error, on Ctrl-C and on SIGTERM; one left by a run
   that was killed outright (SIGKILL) is named after its process and removed by the next
   write to the same file once that process is gone.
+
+:func:`write_directory_atomically` writes a set of files as one new directory (a MetaSchedule
+database): all of them or none. They are written into a temporary directory beside it, then
+that is renamed into place; the directory must not exist or be empty (an existing file, a
+non-empty directory or a symbolic link is refused: nothing is merged into or replaced).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from types import FrameType
 
-__all__ = ["write_atomically"]
+__all__ = ["write_atomically", "write_directory_atomically"]
 
 _TEMP = ".{name}.targetlang-{pid}-{random}.tmp"
 _TEMP_RE = r"\.{name}\.targetlang-(\d+)-[0-9a-f]+\.tmp"
@@ -202,3 +207,60 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OverflowError):
         return True
     return True
+
+
+def write_directory_atomically(path: str | os.PathLike[str], files: dict[str, bytes]) -> None:
+    """Write ``files`` (name -> content) as the new directory ``path``: complete or not at all.
+
+    ``path`` must not exist or be an empty directory (a symbolic link is refused); the new
+    directory gets ``0o777 & ~umask`` and its files ``0o666 & ~umask``. Raises
+    :class:`OSError` naming ``path`` when it cannot, and then nothing is left behind.
+    """
+    shown = os.fspath(path)
+    if os.path.islink(shown):
+        raise _refuse(shown, "is a symbolic link")
+    try:
+        info: os.stat_result | None = os.stat(shown)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if not stat.S_ISDIR(info.st_mode):
+            raise OSError(errno.EEXIST, "exists and is not a directory; not replaced", shown)
+        if os.listdir(shown):
+            raise OSError(errno.ENOTEMPTY, "is a directory that is not empty; not replaced",
+                          shown)
+    parent, name = os.path.split(os.path.abspath(shown))
+    umask = _umask()
+    with _terminate_raises():
+        temp = os.path.join(parent, _TEMP.format(name=name, pid=os.getpid(),
+                                                 random=os.urandom(4).hex()))
+        try:
+            os.mkdir(temp, 0o700)
+        except OSError as error:
+            raise OSError(error.errno, f"cannot create a directory in {parent}: "
+                                       f"{error.strerror}", shown) from error
+        try:
+            for file_name, content in files.items():
+                fd = os.open(os.path.join(temp, file_name),
+                             os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 & ~umask)
+                with os.fdopen(fd, "wb") as out:
+                    out.write(content)
+                    out.flush()
+                    os.fsync(out.fileno())
+            os.chmod(temp, 0o777 & ~umask)
+            os.rename(temp, shown)  # over an empty directory too (POSIX)
+        except BaseException as error:
+            for file_name in os.listdir(temp):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(temp, file_name))
+            with contextlib.suppress(OSError):
+                os.rmdir(temp)
+            if isinstance(error, OSError) and error.filename != shown:
+                raise OSError(error.errno, error.strerror or str(error), shown) from error
+            raise
+    with contextlib.suppress(OSError):  # the rename itself durable, where the system allows
+        dir_fd = os.open(parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)

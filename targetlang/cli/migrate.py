@@ -52,6 +52,15 @@ examples:
   targetlang logs stats cuda_v0.10.log
   targetlang logs select arm_cpu_v0.05.log --target "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu -model=rk3399" -o rk3399.log
   targetlang logs normalize arm_cpu_v0.05.log -o normalized.log --to text
+  targetlang logs normalize tuning_db/ --to tvm-0.27 --workloads new_workloads.json -o tuning_db_0.27/
+
+A MetaSchedule database (its directory, or its database_tuning_record.json beside its
+database_workload.json) is written as a new database directory (-o DIR: it must not exist
+or be empty; written completely or not at all): every record's target and trace as the
+release reads them (a record it cannot read is left out and reported), with the workload
+table that release reads (the database's own when that release wrote it, else --workloads:
+the database_workload.json the release writes for the same workloads, checked). -o - writes
+the records alone.
 
 Lines may end in \\n, \\r\\n or \\r; each keeps its own ending. An output file is replaced
 atomically (a symbolic link is written through, a device or FIFO written into; nothing
@@ -111,6 +120,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     norm.add_argument("--to", type=_normal_form, default="text", metavar="FORM",
                       help="text: TVM 0.21's target string (default); json: its TargetJSON; "
                       "tvm-0.N: the TargetJSON that release accepts (tvm-0.25, tvm-0.27, ...)")
+    norm.add_argument("--workloads", metavar="FILE",
+                      help="for a MetaSchedule database: the database_workload.json the "
+                      "release written for (--to) wrote for the same workloads, in order")
     norm.set_defaults(handler=_logs_normalize)
 
 
@@ -243,6 +255,90 @@ def _database_records(args: argparse.Namespace) -> None:
         args.file = os.path.join(args.file, "database_tuning_record.json")
 
 
+def _database_dir(args: argparse.Namespace) -> str | None:
+    """The MetaSchedule database the input is (a directory, or its records file beside its
+    workload table), or None."""
+    from .._metaschedule import RECORDS, WORKLOADS  # on first use: kept out of start-up
+
+    if args.file == "-":
+        return None
+    if os.path.isdir(args.file):
+        return str(args.file)
+    directory, name = os.path.split(args.file)
+    if name == RECORDS and os.path.isfile(os.path.join(directory or ".", WORKLOADS)):
+        return directory or "."
+    return None
+
+
+def _write_database(args: argparse.Namespace, io: Io, directory: str,
+                    make: Callable[[bytes, Any, Any, Any], dict[str, bytes]]) -> int:
+    """Read the database in ``directory``, make the new one's files, write them as -o DIR."""
+    from .._files import write_directory_atomically  # on first use: kept out of start-up
+    from .._metaschedule import RECORDS, WORKLOADS, DatabaseError, read_workload_table
+    from ..logs import LogSummary  # on first use: kept out of start-up
+
+    summary = LogSummary()
+    try:
+        records = Path(directory, RECORDS).read_bytes()
+        shown = os.path.join(directory, WORKLOADS)
+        table = read_workload_table(Path(shown).read_bytes(), shown)
+        workloads = getattr(args, "workloads", None)
+        given = read_workload_table(Path(workloads).read_bytes(), workloads) \
+            if workloads else None
+        files = make(records, table, given, summary)
+    except OSError as error:
+        io.error(f"{error.filename}: {error.strerror or error}")
+        return EXIT_USAGE
+    except DatabaseError as error:
+        io.error(str(error))
+        return EXIT_INVALID
+    try:
+        write_directory_atomically(args.output, files)
+    except OSError as error:
+        io.error(f"{error.filename}: {error.strerror or error}")
+        return EXIT_USAGE
+    if not args.quiet:
+        for line in summary.lines():
+            io.stderr.write(line + "\n")
+        count = files[RECORDS].count(b"\n")
+        io.stderr.write(f"wrote the database {args.output} ({count} records)\n")
+    return EXIT_INVALID if summary.failed else EXIT_OK
+
+
+def _database_records_out(args: argparse.Namespace, io: Io, directory: str) -> int:
+    """``normalize DB -o -``: the records alone, as the release reads them."""
+    from .._metaschedule import (  # on first use: kept out of start-up
+        RECORDS,
+        WORKLOADS,
+        DatabaseError,
+        normalize_records,
+        read_workload_table,
+    )
+    from ..logs import LogSummary  # on first use: kept out of start-up
+
+    summary = LogSummary()
+    try:
+        lines = Path(directory, RECORDS).read_bytes().splitlines(keepends=True)
+        table = Path(directory, WORKLOADS)
+        count = len(read_workload_table(table.read_bytes(), str(table)).lines) \
+            if table.is_file() else None
+        out = normalize_records(lines, summary, to=args.to, workload_count=count,
+                                environment=io.environment(args))
+    except OSError as error:
+        io.error(f"{error.filename}: {error.strerror or error}")
+        return EXIT_USAGE
+    except DatabaseError as error:
+        io.error(str(error))
+        return EXIT_INVALID
+    _write_output("-", [out], io.stdout)
+    if not args.quiet:
+        for line in summary.lines():
+            io.stderr.write(line + "\n")
+        io.stderr.write("the records alone: -o DIR writes the database, its workload table "
+                        "included\n")
+    return EXIT_INVALID if summary.failed else EXIT_OK
+
+
 def _check_output(args: argparse.Namespace, io: Io) -> bool:
     if args.output == "-" or args.file == "-":
         return True
@@ -308,6 +404,23 @@ def _run_logs(args: argparse.Namespace, io: Io,
 def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
     from ..logs import normalize  # on first use: kept out of start-up
 
+    database = _database_dir(args)
+    if args.workloads and (database is None or args.output == "-"):
+        io.error("--workloads is for a MetaSchedule database written as a directory (-o DIR)")
+        return EXIT_USAGE
+    if database is not None and args.output != "-":
+        if args.to == "text":
+            io.error("a MetaSchedule record's target is a TargetJSON dict: use --to json or "
+                     "--to tvm-0.N")
+            return EXIT_INVALID
+        from .._metaschedule import normalize_database  # on first use
+
+        environment = io.environment(args)
+        return _write_database(args, io, database, lambda records, table, given, summary:
+                               normalize_database(records, table, summary, to=args.to,
+                                                  given=given, environment=environment))
+    if database is not None and args.to != "text":
+        return _database_records_out(args, io, database)
     _database_records(args)
 
     if not _check_output(args, io):
@@ -320,6 +433,7 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
 def _logs_select(args: argparse.Namespace, io: Io) -> int:
     from ..logs import same_target_key, select  # on first use: kept out of start-up
 
+    database = _database_dir(args)
     _database_records(args)
 
     if not _check_output(args, io):
@@ -330,6 +444,12 @@ def _logs_select(args: argparse.Namespace, io: Io) -> int:
     except TargetError as error:
         io.error(f"--target: {error}")
         return EXIT_INVALID
+    if database is not None and args.output != "-":
+        from .._metaschedule import select_database  # on first use
+
+        return _write_database(args, io, database, lambda records, table, _, summary:
+                               select_database(records, table, summary, target=args.target,
+                                               environment=environment))
     return _run_logs(args, io, lambda lines, summary: select(
         lines, args.target, summary, environment=environment, check_json=args.check_json))
 
