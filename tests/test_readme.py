@@ -75,3 +75,29 @@ def test_readme_strategies_example_passes_cold_under_default_settings(tmp_path: 
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def _github_anchor(heading: str) -> str:
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_readme_links_reach_their_pages_and_sections() -> None:
+    # A new user's way from the README into docs/ (relative links, so they work on GitHub and
+    # in a checkout): every file exists and every #section is a heading of that page.
+    links = re.findall(r"\]\(((?!https?:)[^)#\s]+)(?:#([^)\s]+))?\)", README)
+    assert len(links) >= 10
+    for path, anchor in links:
+        target = REPO / path
+        assert target.exists(), path
+        if anchor:
+            text = re.sub(r"```.*?```", "", target.read_text(encoding="utf-8"), flags=re.S)
+            headings = {_github_anchor(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
+            assert anchor in headings, f"{path}#{anchor}"
+
+
+def test_readme_is_short_and_the_upgrade_comes_first() -> None:
+    assert len(README.encode("utf-8")) <= 12_500
+    jobs = re.findall(r"^## (.*)$", README, re.M)
+    assert jobs[:3] == ["Set-up", "My project stopped working on TVM 0.24+",
+                        "Reading and checking targets"]
