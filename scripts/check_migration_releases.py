@@ -17,7 +17,9 @@ mode). The oracle's ``export()`` is compared with TVM 0.21's; the differences al
 
 Writes ``tests/data/releases/migration-check.jsonl.xz``: one row per (text, release) with the
 migrated dict (or why none), the oracle's answer, and the differences found; replayed by
-``tests/golden/test_release_migration.py`` without TVM.
+``tests/golden/test_release_migration.py`` without TVM, which also reads each migrated dict
+in targetlang's dialect of the release and compares the whole export with the oracle's,
+``feature.*`` keys included (``migrate()`` writes none: the release derives them).
 """
 
 from __future__ import annotations

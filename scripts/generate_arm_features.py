@@ -1,7 +1,21 @@
-"""Generate the Arm feature tables that TVM 0.21 reads from LLVM, from the TVM 0.21 oracle.
+"""Generate the Arm feature tables that TVM reads from LLVM, from the TVM oracles.
 
     python3 scripts/generate_arm_features.py            # writes targetlang/_data/arm-features.json
     python3 scripts/generate_arm_features.py --check    # exit 1 if the committed file differs
+    python3 scripts/generate_arm_features.py --release 0.27   # .../arm-features-0.27.json
+
+Each release's oracle answers for itself (``--release``: 0.21, the default, or one of the JSON
+releases 0.25, 0.26, 0.27, whose wheels link their own LLVM). TVM 0.25 and later also accept
+an LLVM CPU alias as ``-mcpu`` (``LLVMTargetInfo::IsValidCPU`` asks ``isCPUStringValid``;
+0.21 only took the names of ``llvm_get_cpu_archlist``): the alias is recorded among the
+CPUs with the features LLVM gives it where the oracle takes it, else among ``cpu_aliases``.
+The JSON releases' wheels link LLVM statically and export none of its C API, so their
+files hold the feature and CPU tables only, and whether that LLVM has assertions on
+(``llvm_assertions``: 0.21's LLVM dies on a feature item without its sign and on an AArch32
+triple whose object format and OS disagree; a release build reads the item as a removal and
+builds the machine); what a triple adds is 0.21's recording (``arm-features.json``), which
+the per-release differential (tests/golden/test_release_differential.py) checks on every
+Arm target of TVM 0.21's features table.
 
 TVM's A-profile parser (src/target/parsers/aprofile.cc) asks LLVM which subtarget features a
 (triple, CPU, -mattr) combination has. The answer comes from LLVM's subtarget tables: which
@@ -51,9 +65,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _generated import write_or_check  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-OUTPUT = REPO / "targetlang" / "_data" / "arm-features.json"
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
+#: The releases with an oracle to probe; 0.21's file is the full model, the others' only
+#: their LLVM's feature and CPU tables.
+RELEASES = ("0.21", "0.25", "0.26", "0.27")
+
+
+def output_of(release: str) -> Path:
+    name = "arm-features.json" if release == "0.21" else f"arm-features-{release}.json"
+    return REPO / "targetlang" / "_data" / name
+
+
+def oracle_of(release: str) -> Path:
+    return ORACLE_DIR / "bin" / f"tvm0{release.split('.')[1]}-python"
 
 #: The triple each LLVM target is probed with (any triple of that target gives the same tables).
 FAMILIES = {"aarch64": "aarch64-unknown-linux-gnu", "arm": "arm-unknown-linux-gnueabihf"}
@@ -133,6 +158,11 @@ def probe_family(family: str) -> dict[str, Any]:
         raise SystemExit("removing every feature left some set: the model does not hold")
     closures = {name: features(mattr=remove_all + ["+" + name]) for name in names}
     cpus = {cpu: features(mcpu=cpu) for cpu in archlist}
+    # A CPU alias (listed by +help, not by the archlist): taken where TVM logs no fallback.
+    aliases = {}
+    for cpu in sorted(set(help_cpus) - set(archlist)):
+        have, said = _stderr_of(lambda cpu=cpu: features(mcpu=cpu))
+        aliases[cpu] = None if f"-mcpu={cpu}` is not valid" in said else have
     _, message = _stderr_of(lambda: Target({"kind": "llvm", "mtriple": triple,
                                             "mcpu": UNKNOWN_CPU}))
     found = re.search(r"Using LLVM (\S+) with `-mcpu=" + re.escape(UNKNOWN_CPU), message)
@@ -146,6 +176,7 @@ def probe_family(family: str) -> dict[str, Any]:
         "archlist": archlist,
         "closures": closures,
         "cpus": cpus,
+        "aliases": aliases,
     }
 
 
@@ -408,7 +439,7 @@ def triple_rules() -> dict[str, Any]:
             "format_suffixes": _minimal(formats, str.endswith)}
 
 
-def build() -> dict[str, Any]:
+def build(release: str = "0.21") -> dict[str, Any]:
     probed = {family: run_probe("family", family) for family in FAMILIES}
     versions = {(p["tvm_version"], p["llvm_version"]) for p in probed.values()}
     if len(versions) != 1:
@@ -417,14 +448,20 @@ def build() -> dict[str, Any]:
     targets: dict[str, Any] = {}
     for family, p in probed.items():
         implies = reduce_implications(p["closures"])
-        cpus = {cpu: generators(have, implies) for cpu, have in p["cpus"].items()}
+        taken = {cpu: have for cpu, have in p["aliases"].items() if have is not None}
+        cpus = {cpu: generators(have, implies) for cpu, have in {**p["cpus"], **taken}.items()}
         targets[family] = {
             "probe_triple": FAMILIES[family],
             "features": implies,
             "cpus": cpus,
             # Names LLVM lists (its CPU aliases) that TVM's -mcpu check refuses: generic.
-            "cpu_aliases": sorted(set(p["help_cpus"]) - set(p["archlist"])),
+            "cpu_aliases": sorted(set(p["help_cpus"]) - set(p["archlist"]) - set(taken)),
         }
+    if release != "0.21":  # the feature and CPU tables only (see the module's docstring)
+        return {"source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
+                          f"scripts/generate_arm_features.py --release {release}",
+                "tvm_version": tvm_version, "llvm_version": llvm_version,
+                "llvm_assertions": llvm_assertions(), "targets": targets}
     targets["arm"].update(arm_subarchs(targets["arm"]))
     data = {
         "source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
@@ -435,6 +472,34 @@ def build() -> dict[str, Any]:
     }
     data["triples"] = triple_rules()
     return data
+
+
+#: What an LLVM built with assertions dies on, and a release build goes through: a feature
+#: item without its sign (a release build reads it as a removal), an object format at odds
+#: with the OS (it builds the machine anyway).
+ASSERTION_PROBES = ({"mtriple": "aarch64-unknown-linux-gnu", "mattr": ["neon"]},
+                    {"mtriple": "armeb-apple-macos"}, {"mtriple": "arm-unknown-uefi"})
+
+
+def probe_assertions() -> list[list[str]]:
+    """Runs inside the oracle: the features of each assertion probe (if it lives)."""
+    from tvm.target import Target  # type: ignore[import-not-found]
+    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
+
+    return [sorted(str(f) for f in ffi.llvm_get_cpu_features(Target({"kind": "llvm", **c})))
+            for c in ASSERTION_PROBES]
+
+
+def llvm_assertions() -> bool:
+    """Whether the oracle's LLVM has assertions on (0.21's does: the probes kill it)."""
+    done = subprocess.run([str(ORACLE_PYTHON), __file__, "--probe", "assertions"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if done.returncode != 0:
+        return True
+    survived = json.loads(done.stdout)
+    if "neon" in survived[0]:
+        raise SystemExit("an unsigned 'neon' did not remove neon: the model does not hold")
+    return False
 
 
 def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
@@ -524,6 +589,8 @@ def render(data: Mapping[str, Any]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed file")
+    ap.add_argument("--release", choices=RELEASES, default="0.21",
+                    help="the oracle to probe (default 0.21)")
     ap.add_argument("--probe", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.probe:
@@ -531,6 +598,8 @@ def main() -> int:
         os.dup2(2, 1)  # TVM's own prints go to stderr, the protocol to our copy of stdout
         if args.probe[0] == "family":
             result = probe_family(args.probe[1])
+        elif args.probe[0] == "assertions":
+            result = probe_assertions()
         elif args.probe[0] == "machines":
             result = probe_machines(json.loads(sys.stdin.read()))
         else:
@@ -538,11 +607,14 @@ def main() -> int:
         out.write(json.dumps(result))
         out.close()
         return 0
+    global ORACLE_PYTHON
+    ORACLE_PYTHON = oracle_of(args.release)
     if not ORACLE_PYTHON.exists():
-        sys.exit(f"no TVM 0.21 oracle at {ORACLE_PYTHON}; run ../shared/oracle/install.sh")
-    text = render(build())
+        sys.exit(f"no TVM {args.release} oracle at {ORACLE_PYTHON}; run "
+                 "../shared/oracle/install.sh")
+    text = render(build(args.release))
     json.loads(text)  # the renderer must write valid JSON
-    return write_or_check(OUTPUT, text, check=args.check, source="the oracle")
+    return write_or_check(output_of(args.release), text, check=args.check, source="the oracle")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
     python3 scripts/record_release_goldens.py                # all of them
     python3 scripts/record_release_goldens.py legacy         # TVM 0.19 on the legacy strings
     python3 scripts/record_release_goldens.py json           # 0.19/0.21/0.25/0.26/0.27 on dicts
+    python3 scripts/record_release_goldens.py arm            # 0.25/0.26/0.27 on the Arm targets
     python3 scripts/record_release_goldens.py --check json   # exit 1 if an oracle now answers otherwise
 
 Writes, under ``tests/data/releases/`` (xz-compressed JSON lines, one answer per case, in the
@@ -17,6 +18,12 @@ without the echo of the input):
   and from every target TVM 0.21 exported in its golden set.
 * ``tvm-0.N/json-golden.jsonl.xz`` for N = 19, 21, 25, 26, 27: ``Target(input)`` for every
   dict case (query.py's accept mode): accept/reject, the error, and ``export()``.
+* ``arm-cases.jsonl.xz`` and ``tvm-0.N/arm-golden.jsonl.xz`` for N = 25, 26, 27 (part
+  ``arm``): every target of TVM 0.21's features golden table
+  (``tests/data/tvm-0.21/features-golden.jsonl``: each Arm CPU and CPU alias LLVM knows on
+  AArch64, AArch32 and ``arm64`` triples with ``-mattr`` lists, triple variants, M-profile,
+  inputs TVM dies on) as the dict a JSON release reads (its JSON text as it is), and each
+  release's ``Target(dict)``: accept/reject and ``export()`` with its ``feature.*`` keys.
 * ``PROVENANCE.md``: versions, counts, hashes.
 
 The oracles are found at ``$TARGETLANG_ORACLE_DIR/bin`` (default ``~/.cache/targetlang-oracle``),
@@ -86,7 +93,9 @@ def xz_text(lines: Iterable[str]) -> bytes:
 
 
 def read_xz_lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in lzma.decompress(path.read_bytes()).decode().splitlines()]
+    # One row a "\n" (str.splitlines would also split at a U+0085 or U+2028 inside a string)
+    text = lzma.decompress(path.read_bytes()).decode()
+    return [json.loads(x) for x in text.split("\n") if x]
 
 
 def write_or_check(path: Path, rows: list[dict[str, Any]], *, check: bool) -> int:
@@ -229,6 +238,19 @@ def build_json_cases(schemas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]
                   {"kind": "composite", "devices": ["cuda", "llvm"]},
                   {"kind": "llvm", "host": {"kind": "llvm", "host": "llvm"}}):
         add("other", other)
+    # White space around JSON text, a tag, a kind: which text is JSON (TVM: a "{" first, no
+    # stripping), how each release reads the rest, and where json.loads stops.
+    body = '{"kind": "llvm"}'
+    for space in (" ", "  ", "\t", "\n", "\x0b", "\x0c", "\r", "\r\n", "\x1c", "\x85", "\xa0",
+                  "\u3000"):
+        for text in (space + body, body + space, space + body + space, space + "llvm",
+                     "llvm" + space, space + "nvidia/jetson-nano", "nvidia/jetson-nano" + space,
+                     space + "llvm -mcpu=a", space + "{", space):
+            add("whitespace", text)
+    for text in ('\t{"kind":"llvm","mcpu":"x"}', ' {"kind": "cuda", "arch": "sm_80"}',
+                 ' {"tag": "nvidia/jetson-nano"}', '\n{"kind":"llvm"}\n', "no_such x",
+                 "no_such -a=1 -a=2", "-mcpu=a llvm", "llvm x"):
+        add("whitespace", text)
     # What TVM 0.21 itself exported (the dicts a migration starts from), and each oracle's tags.
     for line in LEGACY_GOLDEN_021.read_text(encoding="utf-8").splitlines():
         export = json.loads(line).get("export")
@@ -255,6 +277,55 @@ def record_json(check: bool) -> int:
         rows = query(release, lines, "accept")
         golden = [{k: row.get(k) for k in ACCEPT_FIELDS} for row in rows]
         status |= write_or_check(OUT / f"tvm-{release}" / "json-golden.jsonl.xz", golden,
+                                 check=check)
+    return status
+
+
+# ---- the Arm targets of the features table (0.25 ... 0.27) ------------------------------------
+
+FEATURES_GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "features-golden.jsonl"
+ARM_RELEASES = ("0.25", "0.26", "0.27")
+#: the llvm attributes of the table's texts that hold arrays (split at commas, as TVM 0.21)
+ARRAY_OPTIONS = ("mattr", "keys", "libs", "cl-opt")
+
+
+def as_config(text: str) -> Any:
+    """A features-table input as a JSON release reads it: JSON text as it is, and legacy
+    text ``kind -key=value ...`` as its dict (None where the words need TVM 0.21's quoting)."""
+    if text.startswith("{"):
+        return json.loads(text)
+    text = text.replace("=''", "=")  # an empty value, quoted (-mcpu='')
+    if "'" in text or "\\" in text or "  " in text:
+        return None
+    kind, *words = text.split(" ")
+    config: dict[str, Any] = {"kind": kind}
+    for word in words:
+        key, equals, value = word.lstrip("-").partition("=")
+        if not equals or key in config:
+            return None
+        config[key] = [v for v in value.split(",") if v] if key in ARRAY_OPTIONS else value
+    return config
+
+
+def record_arm(check: bool) -> int:
+    inputs = [json.loads(x)["input"]
+              for x in FEATURES_GOLDEN_021.read_text(encoding="utf-8").splitlines()]
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for text in inputs:
+        config = as_config(text)
+        key = json.dumps(config, sort_keys=True)
+        if config is not None and key not in seen:
+            seen.add(key)
+            cases.append({"source": text, "input": config})
+    status = write_or_check(OUT / "arm-cases.jsonl.xz", cases, check=check)
+    if check and status:
+        return status
+    lines = [json.dumps(c["input"], ensure_ascii=False) for c in cases]
+    for release in ARM_RELEASES:
+        rows = query(release, lines, "accept")
+        golden = [{k: row.get(k) for k in ACCEPT_FIELDS} for row in rows]
+        status |= write_or_check(OUT / f"tvm-{release}" / "arm-golden.jsonl.xz", golden,
                                  check=check)
     return status
 
@@ -297,7 +368,7 @@ def write_provenance(seconds: float) -> None:
     for release in JSON_RELEASES:
         info = oracle_versions(release)
         files = []
-        for name in ("legacy-golden.jsonl.xz", "json-golden.jsonl.xz"):
+        for name in ("legacy-golden.jsonl.xz", "json-golden.jsonl.xz", "arm-golden.jsonl.xz"):
             path = OUT / f"tvm-{release}" / name
             if path.exists():
                 digest = hashlib.sha256(lzma.decompress(path.read_bytes())).hexdigest()[:16]
@@ -308,7 +379,8 @@ def write_provenance(seconds: float) -> None:
                      + "; ".join(files) + " |")
     lines += ["", "## Outcomes", ""]
     for release in JSON_RELEASES:
-        for name, cases in (("legacy-golden.jsonl.xz", legacy_cases), ("json-golden.jsonl.xz", json_cases)):
+        for name, cases in (("legacy-golden.jsonl.xz", legacy_cases),
+                            ("json-golden.jsonl.xz", json_cases), ("arm-golden.jsonl.xz", None)):
             path = OUT / f"tvm-{release}" / name
             if path.exists():
                 lines.append(f"- TVM {release} `{name}`: "
@@ -320,11 +392,11 @@ def write_provenance(seconds: float) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed goldens")
-    ap.add_argument("parts", nargs="*", help="legacy, json (default: both)")
+    ap.add_argument("parts", nargs="*", help="legacy, json, arm (default: all)")
     args = ap.parse_args()
-    args.parts = args.parts or ["legacy", "json"]
-    if set(args.parts) - {"legacy", "json"}:
-        ap.error("parts are legacy and json")
+    args.parts = args.parts or ["legacy", "json", "arm"]
+    if set(args.parts) - {"legacy", "json", "arm"}:
+        ap.error("parts are legacy, json and arm")
     start = time.monotonic()
     status = 0
     if "legacy" in args.parts:
@@ -332,6 +404,8 @@ def main() -> int:
             status |= record_legacy(release, args.check)
     if "json" in args.parts:
         status |= record_json(args.check)
+    if "arm" in args.parts:
+        status |= record_arm(args.check)
     if not args.check:
         write_provenance(time.monotonic() - start)
     return status

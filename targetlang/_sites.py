@@ -17,7 +17,7 @@ from typing import Any
 
 from .environment import Environment
 from .errors import TargetError
-from .migration import LEGACY_DIALECT, MigrationWarning, detect_dialect, meaning_changes, migrate
+from .migration import MigrationWarning, detect_dialect, meaning_changes, migrate
 from .target import from_json, kinds, parse
 
 __all__ = ["NeedsPerson", "NotATarget", "Rewritten", "Unchanged", "SiteValue", "convert_value",
@@ -53,15 +53,6 @@ class NeedsPerson:
 SiteValue = Unchanged | NotATarget | Rewritten | NeedsPerson
 
 
-def _source_dialect(value: str) -> str:
-    """The legacy release when it reads ``value``, else the newest that does."""
-    try:
-        parse(value, dialect=LEGACY_DIALECT)
-    except TargetError:
-        return "auto"
-    return LEGACY_DIALECT
-
-
 def _reads(value: str, dialect: str) -> bool:
     """Whether release ``dialect`` reads the text ``value`` as it is (a tag, a kind name)."""
     try:
@@ -86,9 +77,8 @@ def convert_value(value: str, *, target_dialect: str, full: bool = False,
         return Unchanged()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MigrationWarning)
-        try:  # a project's value means what the legacy release read
-            migrated = migrate(value, source_dialect=_source_dialect(value),
-                               target_dialect=target_dialect, environment=environment)
+        try:  # a project's value means what migrate()'s source rule reads (0.21's meaning)
+            migrated = migrate(value, target_dialect=target_dialect, environment=environment)
         except TargetError as error:
             return NeedsPerson(error.message)
     lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]

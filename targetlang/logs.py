@@ -285,10 +285,14 @@ def _as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
     value = _decode(literal)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MigrationWarning)
-        try:  # a log's targets mean what TVM 0.21 (and the AutoTVM before it) read
-            out = migrate(value, source_dialect=LEGACY_DIALECT, target_dialect="tvm-0.21",
-                          environment=environment)
+        # A log's strings mean what every migration reads (migrate's "auto": TVM 0.21's
+        # meaning, else an older release's); its dicts are what TVM 0.21 exported.
+        try:
+            out = migrate(value, source_dialect="auto" if isinstance(value, str)
+                          else LEGACY_DIALECT, target_dialect="tvm-0.21", environment=environment)
         except TargetError:
+            if isinstance(value, str):
+                raise
             out = migrate(value, target_dialect="tvm-0.21", environment=environment)
     lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
     if lost:

@@ -4,8 +4,13 @@
     >>> targetlang.migrate("opencl -device=mali -model=rk3399")["texture_depth_limit"]
     2048
 
-``migrate`` reads the target in its own dialect (``source_dialect="auto"``: the newest
-release that accepts it, :func:`detect_dialect`) and writes it in ``target_dialect``:
+``migrate`` reads the target in its own dialect and writes it in ``target_dialect``.
+``source_dialect="auto"`` reads what a migration starts from (:func:`source_target`, the one
+rule every entry point uses): legacy text and tag names as TVM 0.21, the newest release
+that read legacy text, reads them (a tag whose meaning drifted keeps its 0.21 meaning), and
+other releases only for text 0.21 refuses (older ones first for ``-target=`` and the like;
+a tag only a newer release registers); dicts and JSON text as the newest release that
+reads them. Then:
 
 * every attribute both releases define keeps its value, arrays as lists, hosts and
   composite devices nested; keys the user gave are kept, keys the old release derived by
@@ -22,7 +27,9 @@ release that accepts it, :func:`detect_dialect`) and writes it in ``target_diale
 * values TVM detects from the machine stay out unless an ``environment`` is given.
 
 The result is read back in ``target_dialect`` before it is returned, so it is exactly that
-dialect's ``to_json()`` of the migrated target.
+dialect's ``to_json()`` of the migrated target, less the ``feature.*`` keys TVM 0.24 and
+later export: those the release derives from the LLVM it links, and a migration states only
+what the target is.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._lower.core import is_json_text
 from ._lower.dialects import DIALECTS, load, releases
 from ._schema.compilation import facts
 from ._stack import with_stack_room
@@ -67,8 +75,6 @@ class _Outcome:
     json: dict[str, Any]
     moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {option: value}
     lost: list[str] = field(default_factory=list)
-    #: with source_dialect="auto": how the legacy reading differs from the one taken
-    changed_meaning: list[str] = field(default_factory=list)
 
 
 #: The release whose reading of a legacy string is its meaning (TVM 0.21, the reference).
@@ -106,6 +112,33 @@ def _detect(source: str | Mapping[str, Any], environment: Environment | None) ->
     raise first_error
 
 
+def source_target(source: str | Mapping[str, Any],
+                  environment: Environment | None = None) -> Target:
+    """What a migration starts from (``source_dialect="auto"``), read once by one rule.
+
+    Legacy text and tag names mean what TVM 0.21 read (the newest release that read legacy
+    text; a tag whose meaning drifted since keeps its 0.21 meaning); text 0.21 refuses is
+    read by the other releases, newest first (TopHub's ``-target=`` by ``tvm-0.20`` or older,
+    a tag only a newer release registers by that release). Dicts and JSON text are read by
+    the newest release that reads them. Raises the ``tvm-0.21`` reading's
+    :class:`TargetError` when no release reads the source.
+    """
+    order = releases()
+    if isinstance(source, str) and not is_json_text(source):
+        order = [LEGACY_DIALECT, *(d for d in order if d != LEGACY_DIALECT)]
+    first_error: TargetError | None = None
+    for dialect in order:
+        try:
+            if isinstance(source, str):
+                return parse(source, dialect=dialect, environment=environment)
+            return from_json(source, dialect=dialect, environment=environment)
+        except TargetError as error:
+            if dialect == LEGACY_DIALECT or first_error is None:
+                first_error = error
+    assert first_error is not None
+    raise first_error
+
+
 def _read(source: TargetSource, source_dialect: str, environment: Environment | None) -> Target:
     if isinstance(source, Target):
         if source_dialect in ("auto", source.dialect):
@@ -115,7 +148,7 @@ def _read(source: TargetSource, source_dialect: str, environment: Environment | 
         raise TypeError(f"migrate() takes target text, a TargetJSON dict or a Target, not "
                         f"{type_name(source)}")
     if source_dialect == "auto":
-        return _detect(source, environment)[1]
+        return source_target(source, environment)
     if isinstance(source, str):
         return parse(source, dialect=source_dialect, environment=environment)
     return from_json(source, dialect=source_dialect, environment=environment)
@@ -192,18 +225,19 @@ def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
     target = _read(source, source_dialect, environment)
     outcome = _Outcome(source=target, json={})
     converted = _convert(target, target_dialect, "", outcome)
-    outcome.json = from_json(converted, dialect=target_dialect, environment=environment).to_json()
-    if source_dialect == "auto" and target.dialect != LEGACY_DIALECT and \
-            not isinstance(source, Target):
-        # The same text can mean something else in the legacy release (a tag whose
-        # definition changed): compare the two meanings, never trust the name.
-        try:
-            legacy = _migrate(source, LEGACY_DIALECT, target_dialect, environment).json
-        except TargetError:
-            legacy = None
-        if legacy is not None and legacy != outcome.json:
-            outcome.changed_meaning = _differences(legacy, outcome.json, "")
+    outcome.json = _without_features(
+        from_json(converted, dialect=target_dialect, environment=environment).to_json())
     return outcome
+
+
+def _without_features(value: Any) -> Any:
+    """An export without its ``feature.*`` keys, at every level (hosts, devices)."""
+    if isinstance(value, dict):
+        return {k: _without_features(v) for k, v in value.items()
+                if not str(k).startswith("feature.")}
+    if isinstance(value, list):
+        return [_without_features(v) for v in value]
+    return value
 
 
 def _differences(old: Any, new: Any, path: str) -> list[str]:
@@ -249,15 +283,6 @@ def _warn(message: str) -> None:
     warnings.warn(message, MigrationWarning, stacklevel=3)
 
 
-def _warn_changed_meaning(outcome: _Outcome) -> None:
-    if outcome.changed_meaning:
-        read = outcome.source.dialect
-        warnings.warn(f"this target means something else in {read} than in {LEGACY_DIALECT} "
-                      f"({'; '.join(outcome.changed_meaning)}); read as {read}, the newest "
-                      f"release that reads it (source_dialect={LEGACY_DIALECT!r}, on the command "
-                      f"line --from {LEGACY_DIALECT}, reads its legacy meaning)", MigrationWarning, stacklevel=4)
-
-
 @with_stack_room
 def migrate(source: TargetSource, *, source_dialect: str = "auto",
             target_dialect: str = "tvm-0.27", environment: Environment | None = None
@@ -265,8 +290,9 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     """The complete TargetJSON of the same target in ``target_dialect``.
 
     ``source`` is target text (legacy string, tag or JSON text), a TargetJSON dict or a
-    :class:`Target`; ``source_dialect="auto"`` reads it in the newest release that accepts
-    it. The default ``target_dialect`` is what TVM 0.24 and later accept
+    :class:`Target`; ``source_dialect="auto"`` reads it as :func:`source_target` says
+    (legacy text and tags with TVM 0.21's meaning, dicts and JSON text by the newest release
+    that reads them). The default ``target_dialect`` is what TVM 0.24 and later accept
     (``tvm.target.Target(dict)``). Options TVM moved to the executor and runtime are left out
     with a :class:`MigrationWarning` (:func:`migrate_config` carries them); so is anything
     else without an equivalent. Raises :class:`TargetError` for a text no release reads and
@@ -274,7 +300,6 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     """
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
-    _warn_changed_meaning(outcome)
     for path, options in outcome.moved.items():
         where = f" of {path}" if path else ""
         written = " ".join(f"-{k}={_show(v)}" for k, v in options.items())
@@ -301,7 +326,6 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
 
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
-    _warn_changed_meaning(outcome)
     options: dict[str, Any] = {}
     for path, moved in outcome.moved.items():
         for key, value in moved.items():

@@ -193,7 +193,9 @@ class Target:
 
     @property
     def features(self) -> TargetFeatures:
-        """What the kind's target parser derived (``has_dsp``, ``is_test``, ...)."""
+        """What the kind's target parser derived (``has_dsp``, ``is_test``, ...); in the JSON
+        releases (0.24+) also each ``feature.NAME`` key given that the parser does not
+        derive, as TVM's ``TargetGetFeature`` reads it (and ``to_json()`` writes them all)."""
         return self._features
 
     @property
@@ -239,6 +241,9 @@ class Target:
                 out[key] = value.to_json()
             else:
                 out[key] = value
+        if self._features and _exports_features(self._dialect):
+            for name, value in self._features.items():
+                out["feature." + name] = _plain(value)
         return out
 
     def _make_template(self) -> dict[str, Any]:
@@ -247,12 +252,15 @@ class Target:
         if self._host is not None:
             out["host"] = self._host
         out.update(self._attrs)  # attributes override the fields, as in TVM's Export()
-        # Arrays of strings are copied as lists; anything holding a target goes through _plain.
+        if self._features and _exports_features(self._dialect):
+            out.update(("feature." + name, value) for name, value in self._features.items())
+        # Arrays of strings are copied as lists; anything holding a target (or a feature's
+        # list or object) goes through _plain.
         arrays, deep = [], []
         for key, value in out.items():
             if type(value) is tuple and all(type(item) is str for item in value):
                 arrays.append(key)
-            elif type(value) is tuple or isinstance(value, Target):
+            elif isinstance(value, (tuple, Target, list, dict)):
                 deep.append(key)
         self._arrays, self._deep = tuple(arrays), tuple(deep)
         return out
@@ -365,9 +373,16 @@ _EXPORTED_ONCE: dict[str, Any] = {}
 def _plain(value: AttrValue) -> Any:
     if isinstance(value, Target):
         return value.to_json()
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
+    if isinstance(value, dict):  # a feature's value, as given (TVM 0.24+ keep any)
+        return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+def _exports_features(dialect: str) -> bool:
+    """Whether the dialect's export() writes the features as ``feature.NAME`` keys (0.24+)."""
+    return (_SCHEMAS.get(dialect) or _schema(dialect)).rules.feature_keys
 
 
 @functools.lru_cache(maxsize=4096)
@@ -475,6 +490,8 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
     return _from_json(obj, dialect=dialect, environment=environment)
 
 
+_JSON_SPACE = " \t\n\r"
+
 #: (dialect, environment, context) of the last config read by the one-pass reader: a
 #: program reads its configs in one dialect and environment, and a new context cost a
 #: twentieth of a read. (One immutable tuple, replaced whole: safe across threads.)
@@ -485,9 +502,13 @@ _LAST_JSON_CONTEXT: tuple[str, Environment | None, Any] = ("", None, None)
 def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
                environment: Environment | None) -> Target:
     if isinstance(obj, str):
-        if not obj.lstrip().startswith("{"):
-            raise TargetSyntaxError("JSON target text must be an object", source=obj, offset=0)
-        return parse(obj.lstrip(), dialect=dialect, environment=environment)
+        # JSON text as json.loads reads it: JSON's own white space (RFC 8259) may come first;
+        # parse() then reads it as TVM's Target(text), for which "{" must be first.
+        text = obj.lstrip(_JSON_SPACE)
+        if not text.startswith("{"):
+            raise TargetSyntaxError("JSON target text must be an object", source=obj,
+                                    offset=len(obj) - len(text))
+        return parse(text, dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
     ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None))

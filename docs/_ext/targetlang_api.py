@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 from typing import Any
 
 from docutils import nodes
@@ -57,7 +58,13 @@ def exists_unexported(module: str | None, target: str) -> bool:
                 return True
         except ImportError:
             continue
-    return False
+    if owner:
+        return False
+    # A short name in the docstring of a function the top-level section documents
+    # (targetlang.migrate's "source_target"): defined in one of the package's modules.
+    return any(getattr(getattr(loaded, name, None), "__module__", None) == loaded_name
+               for loaded_name, loaded in list(sys.modules.items())
+               if loaded_name.startswith("targetlang") and loaded is not None)
 
 
 class TargetlangApi(SphinxDirective):

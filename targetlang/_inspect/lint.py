@@ -281,8 +281,9 @@ class _Linter:
     # ---- JSON --------------------------------------------------------------------------
 
     def feature_names(self, text: str) -> None:
-        """TVM 0.27's export() writes derived features as ``feature.NAME`` keys; a reader
-        drops them, so a name no kind derives (``feature.has_mev``) goes unnoticed."""
+        """TVM 0.24+'s export() writes derived features as ``feature.NAME`` keys, and a
+        reader keeps one it does not derive as given: a name no kind derives
+        (``feature.has_mev``) is carried along and never asked for, so it goes unnoticed."""
         for match in re.finditer(r'"feature\.([^"\\]*)"\s*:', text):
             name = match.group(1)
             if name in DERIVED_FEATURES:
@@ -294,7 +295,7 @@ class _Linter:
             similar = difflib.SequenceMatcher(None, name, close).ratio() >= CLOSE_ENOUGH
             hint = f" (did you mean {close!r}?)" if similar else ""
             self.warn("unknown-feature", f"no target kind derives a feature {name!r}{hint}: "
-                      "it always reads as None", match.start(1))
+                      "nothing in TVM asks for it", match.start(1))
 
     def json_option(self, kind: str, key: str, type_: AttrType, value: Any, path: str) -> None:
         if type_ is BOOL and isinstance(value, int) and not isinstance(value, bool) \

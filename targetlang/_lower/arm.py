@@ -18,6 +18,10 @@ question from tables recorded from the LLVM that TVM 0.21 links
 Before TVM asks, LLVM must build a target machine for the triple; where it cannot (no
 target for the architecture, or an object format at odds with the OS), TVM dies:
 :func:`triple_problem` says why.
+
+TVM 0.24 and later ask the LLVM their wheel links, and also take an LLVM CPU alias as
+``-mcpu`` (``apple-m1``): each JSON release with an oracle has its own feature and CPU tables
+(``arm-features-0.N.json``, :data:`RELEASE_FILES`); how a triple reads stays 0.21's recording.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ from .._memo import bounded_memo
 from .._schema.resources import data_text
 
 DATA_FILE = "arm-features.json"
+#: The feature and CPU tables of each JSON release (0.24 has no oracle: 0.25's, the nearest,
+#: whose source reads CPUs alike).
+RELEASE_FILES = {"tvm-0.24": "arm-features-0.25.json", "tvm-0.25": "arm-features-0.25.json",
+                 "tvm-0.26": "arm-features-0.26.json", "tvm-0.27": "arm-features-0.27.json"}
 
 #: TVM's A-profile features, in TVM's order, and the LLVM feature each one reads.
 APROFILE_FEATURES: tuple[tuple[str, str | None], ...] = (
@@ -124,20 +132,35 @@ class Tables:
 
     llvm_version: str
     tvm_version: str
+    #: whether that LLVM was built with assertions (0.21's): it dies on a feature item without
+    #: its sign and on a triple whose object format and OS disagree; a release build reads
+    #: the item as a removal and builds the machine
+    llvm_assertions: bool
     aarch64: LLVMTarget
     arm: LLVMTarget
     os_prefixes: Mapping[str, tuple[str, ...]]
     format_suffixes: Mapping[str, tuple[str, ...]]
 
 
+#: What a release's file leaves to 0.21's: how an AArch32 triple adds features.
+_TRIPLE_FIELDS = ("thumb_features", "windows_features", "subarch_features", "thumb_subarchs")
+
+
 @functools.cache
-def tables() -> Tables:
-    """Load the recorded tables (once, on first use: ``import targetlang`` stays cheap)."""
-    raw = data_text(DATA_FILE)
-    data: dict[str, Any] = json.loads(raw)
-    targets = data["targets"]
-    triples = data["triples"]
+def tables(data_file: str = DATA_FILE) -> Tables:
+    """Load the recorded tables (once, on first use: ``import targetlang`` stays cheap).
+
+    A JSON release's file holds its LLVM's feature and CPU tables; the triple rules come
+    from 0.21's (``DATA_FILE``).
+    """
+    data: dict[str, Any] = json.loads(data_text(data_file))
+    base: dict[str, Any] = data if data_file == DATA_FILE else json.loads(data_text(DATA_FILE))
+    targets = {family: {**{k: v for k, v in base["targets"][family].items()
+                           if k in _TRIPLE_FIELDS}, **data["targets"][family]}
+               for family in ("aarch64", "arm")}
+    triples = base["triples"]
     return Tables(llvm_version=data["llvm_version"], tvm_version=data["tvm_version"],
+                  llvm_assertions=data.get("llvm_assertions", True),
                   aarch64=LLVMTarget("aarch64", targets["aarch64"]),
                   arm=LLVMTarget("arm", targets["arm"]),
                   os_prefixes={k: tuple(v) for k, v in triples["os_prefixes"].items()},
@@ -269,11 +292,18 @@ def _format_class(name: bytes) -> FormatClass | None:
 
 
 @bounded_memo(maxsize=1024)
-def triple_problem(mtriple: str) -> str | None:
-    """Why TVM 0.21 dies on an Arm triple (None when LLVM builds a target machine for it)."""
+def triple_problem(mtriple: str, asserts: bool = True) -> str | None:
+    """Why TVM dies on an Arm triple (None when LLVM builds a target machine for it).
+
+    ``asserts``: LLVM was built with assertions (0.21's). Without them the ARM target builds
+    a machine whatever its exception handling says; AArch64's object-format check and a
+    missing target stay fatal (as the 0.25 to 0.27 oracles die on them).
+    """
     triple = arm_triple(mtriple)
     if triple is None:
         return "LLVM has no target for its architecture"
+    if triple.target == "arm" and not asserts:
+        return None
     parts = mtriple.encode("utf-8", "surrogatepass").split(b"-", 3)
     arch = parts[0]
     fmt = _format_class(parts[3]) if len(parts) > 3 else None
@@ -300,24 +330,32 @@ def unsigned_item(mattr: Sequence[str]) -> str | None:
     return None
 
 
-def effective_cpu(triple: ArmTriple, mcpu: str | None) -> str:
+def effective_cpu(triple: ArmTriple, mcpu: str | None, data_file: str = DATA_FILE) -> str:
     """The CPU TVM gives LLVM: ``-mcpu`` if the target knows it, else ``generic``."""
-    target = _target(triple)
+    target = _target(triple, data_file)
     return mcpu if mcpu is not None and target.knows_cpu(mcpu) else "generic"
 
 
-def _target(triple: ArmTriple) -> LLVMTarget:
-    t = tables()
+def tables_of(data_file: str) -> Tables:
+    """``tables(data_file)``, 0.21's under the one cache entry ``tables()`` makes."""
+    return tables() if data_file == DATA_FILE else tables(data_file)
+
+
+def _target(triple: ArmTriple, data_file: str = DATA_FILE) -> LLVMTarget:
+    t = tables_of(data_file)
     return t.aarch64 if triple.target == "aarch64" else t.arm
 
 
-def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str]) -> frozenset[str]:
-    """Every subtarget feature LLVM turns on (``GetAllLLVMCpuFeatures``).
+def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str],
+                 data_file: str = DATA_FILE) -> frozenset[str]:
+    """Every subtarget feature LLVM turns on (``GetAllLLVMCpuFeatures``), by the tables of
+    ``data_file`` (TVM 0.21's by default).
 
-    ``mattr`` must not hold an item without a sign (see :func:`unsigned_item`).
+    An item without a sign (see :func:`unsigned_item`) kills an LLVM with assertions, so
+    only a release build's tables meet one: it removes the feature of that whole name.
     """
-    target = _target(triple)
-    cpu = effective_cpu(triple, mcpu)
+    target = _target(triple, data_file)
+    cpu = effective_cpu(triple, mcpu, data_file)
     bits = set(target.cpu(cpu))
     if triple.target == "arm":  # what the triple adds before the user's features
         arch_feature = target.subarch_features.get(triple.subarch)
@@ -330,7 +368,7 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str]) -> f
     for item in mattr_items(mattr):
         if item in _PRINT_ONLY:
             continue
-        name = item[1:]
+        name = item[1:] if item[0] in "+-" else item  # (StripFlag strips a sign only)
         if not target.knows_feature(name):
             continue  # LLVM warns "not a recognized feature" and goes on
         if item[0] == "+":
@@ -342,12 +380,13 @@ def cpu_features(triple: ArmTriple, mcpu: str | None, mattr: Sequence[str]) -> f
 
 @bounded_memo(maxsize=1024)  # pure; the same triple/CPU/attributes recur across targets
 def aprofile_features(mtriple: str, triple: ArmTriple, mcpu: str | None,
-                      mattr: tuple[str, ...]) -> dict[str, bool]:
-    """TVM 0.21's A-profile features (``is_aarch64`` looks at the text, as TVM does).
+                      mattr: tuple[str, ...], data_file: str = DATA_FILE) -> dict[str, bool]:
+    """The A-profile features (``is_aarch64`` looks at the text, as TVM does), by the LLVM
+    tables of ``data_file`` (TVM 0.21's by default).
 
     The result is shared: callers copy it.
     """
-    have = cpu_features(triple, mcpu, mattr)
+    have = cpu_features(triple, mcpu, mattr, data_file)
     out: dict[str, bool] = {}
     for name, llvm_feature in APROFILE_FEATURES:
         if llvm_feature is None:

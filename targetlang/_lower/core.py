@@ -8,6 +8,7 @@ and the two ``ParseType`` overloads (``value_from_text`` and ``value_from_json``
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import threading
@@ -18,7 +19,7 @@ from .._schema.facts import AttrSpec, DialectSchema, KindSpec
 from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
 from .._syntax import rules
 from .._syntax.ast import Option
-from .._syntax.grammar import SyntaxProblem, parse_target_text
+from .._syntax.grammar import SyntaxProblem, first_word, parse_target_text
 from ..errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -190,13 +191,19 @@ def _replace_with_positions(text: str, old: str, new: str,
     return "".join(out), positions
 
 
+def is_json_text(text: str) -> bool:
+    """Whether TVM reads a text as JSON: a ``{`` first, nothing stripped before it (every
+    release from 0.6 to 0.27; ``' {"kind": "llvm"}'`` is legacy text, its kind ``{"kind":``)."""
+    return text[:1] == "{"
+
+
 def from_string(text: str, ctx: Context, place: Place) -> Target:
     """``TargetInternal::FromString``: a registered tag, JSON text, or legacy text."""
     if ctx.schema.reader is not None:
         return ctx.schema.reader(text, ctx, place)  # type: ignore[no-any-return]
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
-    if text[:1] == "{":
+    if is_json_text(text):
         return from_config_string(text, ctx, place)
     return from_raw_string(text, ctx, place)
 
@@ -285,6 +292,12 @@ def from_raw_string_general(text: str, ctx: Context, place: Place) -> Target:
     try:
         syntax = parse_target_text(text)
     except SyntaxProblem as e:
+        # TVM splits the words (an unclosed quote fails there), then looks up the kind, and
+        # only then reads the options: an unknown kind is the error, whatever follows it
+        # (' {"kind": "llvm"}' is the kind '{"kind":').
+        word = first_word(text)
+        if word is not None:
+            _kind(word[0], ctx, place.at(word[1]), "")
         _fail(TargetSyntaxError, e.message, ctx, place.at(e.offset))
     # Legacy text needs no JSON paths in its errors: the caret points at the characters.
     kind = _kind(syntax.kind.text, ctx, place.at(syntax.kind.offset), "")
@@ -441,9 +454,6 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     # A typed config was built by from_raw_string for this call; any other is the caller's.
     config = _reimport_queried(config if typed else dict(config),  # type: ignore[arg-type]
                                ctx.schema.rules.device_query_nulls)
-    if ctx.schema.rules.feature_keys:
-        # TVM 0.27's export() writes the parser's features as "feature.*" keys; they are derived.
-        config = {k: v for k, v in config.items() if not str(k).startswith("feature.")}
     if "features" in config:
         _fail(TargetValueError, "target features are derived by the target parser, not given",
               ctx, where(), json_path(path, "features"))
@@ -451,6 +461,16 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         if "tag" in config and ctx.schema.rules.tag_overrides:
             return _from_tag_overrides(config, ctx, place, where("tag"), path)
         _fail(TargetValueError, 'field "kind" is not found', ctx, where(), path)
+    given_features: dict[str, Any] | None = None
+    if ctx.schema.rules.feature_keys:
+        # TVM 0.24+ set "feature.NAME" keys aside before the schema sees the config, and put
+        # back after the target parser those it did not derive (the parser's answer wins).
+        given_features = {k[8:]: copy.deepcopy(v) for k, v in config.items()
+                          if type(k) is str and k.startswith("feature.") and len(k) > 8}
+        if given_features:
+            config = {k: v for k, v in config.items()
+                      if not (type(k) is str and k[8:] in given_features
+                              and k.startswith("feature."))}
     name = config["kind"]
     if not isinstance(name, str):
         _fail(AttributeTypeError, f'field "kind" must be a string, not {type_name(name)}',
@@ -536,6 +556,8 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
     trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
              hook_out, hook_keys, filled, queried, ctx.source, overrides, None, ())
+    if given_features:
+        features = {**given_features, **(features or {})}
     assert ctx.make is not None
     return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
                           host=host, attrs=attrs, features=features, trace=trace)

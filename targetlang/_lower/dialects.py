@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from .._schema.facts import AttrSpec, DialectRules, DialectSchema, schema_extended, schema_from_data
 from .._schema.types import STR
-from .hooks import HOOKS_027, TARGET_PARSERS, Hook
+from .arm import RELEASE_FILES
+from .hooks import HOOKS_027, TARGET_PARSERS, Hook, cpu_hooks
 
 if TYPE_CHECKING:
     from ..target import Target
@@ -153,6 +154,11 @@ _JSON_ONLY = DialectRules(feature_keys=True, tag_overrides=True, device_query_nu
 _HOOKS_JSON = MappingProxyType({**TARGET_PARSERS, **HOOKS_027})  # 0.24 added webgpu's
 
 
+def _json_hooks(name: str) -> Mapping[str, Hook]:
+    """A JSON release's hooks: 0.24's, the CPU parser asking that release's LLVM."""
+    return MappingProxyType({**_HOOKS_JSON, **cpu_hooks(RELEASE_FILES[name])})
+
+
 def _release(n: int, description: str, family: int, **how: object) -> None:
     """Register ``tvm-0.<n>`` with its facts in ``releases/tvm-0.<n>.json``."""
     register(Dialect(f"tvm-0.{n}", description, data_file=f"releases/tvm-0.{n}.json",
@@ -163,12 +169,13 @@ register(Dialect(
     "tvm-0.27", "TVM 0.27: TargetJSON only (also a bare kind name, a tag or {\"tag\": ..., "
     "<overrides>}), feature.* keys; what migrate() writes",
     data_file="tvm-0.27.json", release=(0, 27), rules=_JSON_ONLY,
-    reader=_release_reader("read_027"), hooks=_HOOKS_JSON))
+    reader=_release_reader("read_027"), hooks=_json_hooks("tvm-0.27")))
 for _n in (26, 25):
     _release(_n, f"TVM 0.{_n}: TargetJSON only, the kinds and tags of 0.{_n} (from its oracle)",
-             26, rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
+             26, rules=_JSON_ONLY, reader=_release_reader("read_027"),
+             hooks=_json_hooks(f"tvm-0.{_n}"))
 _release(24, "TVM 0.24, the first JSON-only release (transcribed from git; not on PyPI)", 24,
-         rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_HOOKS_JSON)
+         rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_json_hooks("tvm-0.24"))
 register(Dialect(
     "tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: tvm-0.22 plus "
     "opencl texture_depth_limit (transcribed from git)",

@@ -154,20 +154,23 @@ def _is_aprofile(mtriple: str | None, mcpu: str | None) -> bool:
     return is_aarch32(mtriple, mcpu) or is_aarch64(mtriple)
 
 
-def _aprofile_features(config: Config) -> Features:
+def _aprofile_features(config: Config, arm_tables: str = _arm.DATA_FILE) -> Features:
     """``aprofile::GetFeatures``: TVM asks LLVM which features the triple, CPU and ``-mattr`` give.
 
     The steps follow TVM's ``LLVMTargetInfo``: the option types, the triple (TVM crashes when
     LLVM has no target for it), the option values, then the features (LLVM aborts on an
-    ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``).
+    ``-mattr`` item without a sign). LLVM's answers come from recorded tables (``_arm``;
+    ``arm_tables`` names the release's).
     """
-    mtriple, triple, mcpu, mattr = _aprofile_checked(config)
-    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr))
+    mtriple, triple, mcpu, mattr = _aprofile_checked(config, arm_tables)
+    return dict(_arm.aprofile_features(mtriple, triple, mcpu, mattr, arm_tables))
 
 
-def _aprofile_checked(config: Mapping[str, Any]
+def _aprofile_checked(config: Mapping[str, Any], arm_tables: str = _arm.DATA_FILE
                       ) -> tuple[str, _arm.ArmTriple, str | None, tuple[str, ...]]:
-    """``_aprofile_features``' checks (each raising as TVM fails), and what the features need."""
+    """``_aprofile_features``' checks (each raising as TVM fails), and what the features need.
+
+    What only an LLVM with assertions dies on (0.21's) is refused only with such tables."""
     kind = config.get("kind")
     if kind != "llvm":
         raise TargetValueError(f"Arm A-profile features need target kind 'llvm', but got {kind!r}")
@@ -175,14 +178,15 @@ def _aprofile_checked(config: Mapping[str, Any]
     mcpu = _optional_str(config, "mcpu")
     mattr = _optional_str_array(config, "mattr") or ()
     assert mtriple is not None  # an A-profile target has an Arm triple
-    problem = _arm.triple_problem(mtriple)
+    asserts = _arm.tables_of(arm_tables).llvm_assertions
+    problem = _arm.triple_problem(mtriple, asserts)
     if problem is not None:
-        raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM 0.21 crashes on it)",
+        raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM crashes on it)",
                                path="mtriple")
     triple = _arm.arm_triple(mtriple)
     assert triple is not None
     _check_llvm_options(config)
-    unsigned = _arm.unsigned_item(mattr)
+    unsigned = _arm.unsigned_item(mattr) if asserts else None
     if unsigned is not None:
         # LLVM aborts the process on a feature without its sign; TVM dies with it.
         raise TargetValueError(f"-mattr item {unsigned!r} must start with '+' or '-' "
@@ -249,8 +253,10 @@ def _stoll(text: str) -> int | None:
 
 # ---- the parsers -------------------------------------------------------------------------
 
-def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
-    """``parsers::cpu::ParseTarget`` (llvm and c)."""
+def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
+              arm_tables: str = _arm.DATA_FILE) -> tuple[Config, Features | None]:
+    """``parsers::cpu::ParseTarget`` (llvm and c); the A-profile features by the LLVM tables
+    ``arm_tables`` (TVM 0.21's by default; see :func:`cpu_hooks`)."""
     mtriple = _optional_str(config, "mtriple")
     mcpu = _optional_str(config, "mcpu")
     if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
@@ -265,13 +271,14 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str]) -> tu
         _merge_arm_keys(config)
         return config, features
     if _is_aprofile(mtriple, mcpu):
-        aprofile = _aprofile_features(config)
+        aprofile = _aprofile_features(config, arm_tables)
         _merge_arm_keys(config)
         return config, aprofile
     return config, None
 
 
-def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
+def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any],
+               arm_tables: str = _arm.DATA_FILE) -> bool:
     """With no environment ParseTarget changes nothing of a target that is not Arm; nor of
     an Arm one whose keys hold ``arm_cpu`` and ``cpu`` already, if its checks pass."""
     mtriple, mcpu = attrs.get("mtriple"), attrs.get("mcpu")
@@ -282,7 +289,7 @@ def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool
         return True
     if "arm_cpu" not in keys or "cpu" not in keys or not all(type(k) is str for k in keys):
         return False  # MergeKeys would add them (or refuse the keys)
-    return _arm_checks_pass(kind, attrs, mprofile)
+    return _arm_checks_pass(kind, attrs, mprofile, arm_tables)
 
 
 #: Every attribute the Arm checks read (``_mprofile_features``, ``_aprofile_checked``; a
@@ -297,11 +304,12 @@ _ARM_CHECKED: dict[tuple[Any, ...], bool] = {}
 _ARM_CHECKED_MAX = 1024
 
 
-def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool) -> bool:
-    """Whether the M- or A-profile checks pass on these attributes."""
+def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool,
+                     arm_tables: str = _arm.DATA_FILE) -> bool:
+    """Whether the M- or A-profile checks pass on these attributes (by LLVM ``arm_tables``)."""
     values = tuple(map(attrs.get, ARM_CHECKS_READ, _ABSENT_EACH))
     # (the types too: True and 1 are equal keys, and a check may tell them apart)
-    key = (kind, mprofile, values, tuple(map(type, values)))
+    key = (kind, mprofile, values, tuple(map(type, values)), arm_tables)
     try:
         return _ARM_CHECKED[key]
     except KeyError:
@@ -313,7 +321,7 @@ def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool) -> boo
         if mprofile:
             _mprofile_features(config)
         else:
-            _aprofile_checked(config)
+            _aprofile_checked(config, arm_tables)
     except TargetError:
         passes = False
     else:
@@ -419,6 +427,20 @@ def parse_webgpu_027(config: Config, env: Environment | None,
     if subgroups:
         config["thread_warp_size"] = 32
     return config, None
+
+
+def cpu_hooks(arm_tables: str) -> Mapping[str, Hook]:
+    """The llvm and c hooks of a release whose LLVM answers as the tables ``arm_tables``
+    (``_arm.RELEASE_FILES``): TVM 0.24 and later run the same parser on their own LLVM."""
+    def run(config: Config, env: Environment | None,
+            from_env: set[str]) -> tuple[Config, Features | None]:
+        return parse_cpu(config, env, from_env, arm_tables)
+
+    def keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
+        return _cpu_keeps(kind, keys, attrs, arm_tables)
+
+    hook = Hook("parsers::cpu::ParseTarget", run, keeps)
+    return {"llvm": hook, "c": hook}
 
 
 #: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.

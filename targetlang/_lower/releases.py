@@ -42,6 +42,7 @@ from .core import (
     from_config_string,
     from_raw_string,
     from_tag,
+    is_json_text,
 )
 
 if TYPE_CHECKING:
@@ -58,11 +59,12 @@ __all__ = ["read_027", "read_06", "read_08"]
 def read_027(text: str, ctx: Context, place: Place) -> Target:
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
-    if text[:1] == "{":
+    if is_json_text(text):
         return from_config_string(text, ctx, place)
     if text in ctx.schema.kinds:
         return from_config({"kind": text}, ctx, place, text_offset=place.at(0), form="text")
-    if re.fullmatch(r"[\w.]+", text):
+    if " " not in text:
+        # FromString: any other text without a space is a kind name (even "", "\t{...}").
         hint = did_you_mean(text, ctx.schema.kinds)
         _fail(UnknownKindError, f"unknown target kind {text!r}{hint}", ctx, place.at(0))
     _fail(TargetSyntaxError, "TVM 0.24 and later read TargetJSON, a registered tag or a bare "
@@ -76,7 +78,7 @@ def read_08(text: str, ctx: Context, place: Place) -> Target:
     """TVM 0.7 to 0.9 (0.9's Python wrapper added the ``-libs=mkldnn`` rewrite)."""
     if text in ctx.schema.tag_configs:
         return from_tag(text, ctx)
-    if text[:1] == "{":
+    if is_json_text(text):
         return from_config_string(text, ctx, place)
     if ctx.schema.rules.mkldnn_to_dnnl and "-libs=mkldnn" in text:
         text, positions = _replace_with_positions(text, "mkldnn", "dnnl", [])
@@ -119,7 +121,7 @@ def _words_06(text: str) -> list[tuple[str, int]]:
 
 
 def read_06(text: str, ctx: Context, place: Place) -> Target:
-    if text[:1] == "{":
+    if is_json_text(text):
         return from_config_string(text, ctx, place)
     words = _words_06(text)
     if not words:

@@ -183,6 +183,21 @@ def _words(text: str) -> list[tuple[str | None, str, int]] | None:
     return None if text[pos:].strip(" ") else words
 
 
+def first_word(text: str) -> tuple[str, int] | None:
+    """The kind word of legacy text as TVM's ``SplitString`` gives it, with its offset: the
+    first word, where the text splits into words (no unclosed quote) and that word holds no
+    quote or escape (then it is its own value); else None.
+
+    ``FromRawString`` looks this word up as the kind before it reads any option, so an
+    unknown kind is the error whatever follows it.
+    """
+    words = _words(text)
+    if not words:
+        return None
+    _, word, offset = words[0]
+    return None if "'" in word or "\\" in word else (word, offset)
+
+
 def _fast_parse(text: str) -> TargetText | None:
     """``start: kind option*`` over words matched by the grammar's terminals, or None.
 

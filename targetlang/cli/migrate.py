@@ -84,7 +84,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="target text or JSON; default: standard input, one per line")
     m.add_argument("--from", "--dialect", dest="source", default="auto", metavar="DIALECT",
                    type=dialect_or_auto,
-                   help="dialect of the input (default: auto, the newest that reads it)")
+                   help="dialect of the input (default: auto: legacy text and tags as TVM "
+                        "0.21 read them, dicts and JSON text as the newest release that reads "
+                        "them)")
     m.add_argument("--to", dest="to", default="tvm-0.27", metavar="DIALECT", type=dialect_name,
                    help="dialect to write (default: tvm-0.27)")
     m.add_argument("--config", action="store_true",

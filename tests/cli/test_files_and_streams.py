@@ -4,6 +4,7 @@ before its fix; the console-script tests run the installed ``targetlang``."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import os
@@ -20,9 +21,10 @@ from test_cli import SCRIPT, needs_script
 
 import targetlang
 from targetlang import _files
+from targetlang._sites import minimal
 from targetlang.cli import main
 from targetlang.logs import LogSummary, lines_of, normalize, select, stats
-from targetlang.migration import MigrationWarning, meaning_changes
+from targetlang.migration import meaning_changes
 from targetlang.pyscripts import migrate_file, migrate_source
 
 RECORD = b'{"input": ["llvm -device=arm_cpu", "t", [], {}], "result": [1]}'
@@ -142,16 +144,28 @@ def test_a_tag_stays_a_tag_only_where_it_means_the_same() -> None:
             assert "apple-m1" not in result.text or tag not in ("apple/m1-gpu",)
 
 
-def test_migrate_auto_warns_when_the_legacy_meaning_differs() -> None:
-    with pytest.warns(MigrationWarning, match="means something else"):
-        targetlang.migrate("apple/m1-gpu")
-    legacy = targetlang.migrate("apple/m1-gpu", source_dialect="tvm-0.21")
-    assert legacy["host"]["mcpu"] == "apple-m4"
+@pytest.mark.parametrize("tag", ["apple/m1-gpu", "apple/m2-gpu", "nvidia/jetson-agx-xavier",
+                                 "nvidia/jetson-agx-orin-64gb", "raspberry-pi/4b-aarch64"])
+def test_migrate_auto_keeps_the_legacy_meaning_of_a_drifted_tag_at_every_entry_point(
+        tag: str) -> None:
     import warnings
+
+    legacy = targetlang.migrate(tag, source_dialect="tvm-0.21")
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        targetlang.migrate("nvidia/jetson-nano")
-        targetlang.migrate("cuda -arch=sm_80")
+        warnings.simplefilter("error")  # the reading is the legacy one: nothing to warn about
+        assert targetlang.migrate(tag) == legacy
+        assert targetlang.migrate_config(tag).targets[0].to_json() == \
+            targetlang.from_json(legacy, dialect="tvm-0.27").to_json()
+    # The command line, and --py on a script (both start from the same rule).
+    code, out, err = cli("migrate", "--compact", tag)
+    assert code == 0 and json.loads(out) == legacy and err == ""
+    result = migrate_source(f'import tvm\nt = tvm.target.Target("{tag}")\n')
+    assert ast.literal_eval(result.rewrites[0].new) == minimal(legacy, "tvm-0.27")
+    if tag.startswith("apple/"):
+        assert legacy["host"]["mcpu"] == "apple-m4"  # 0.21's; 0.27's tag says apple-m1
+        newest = targetlang.parse(tag, dialect="tvm-0.27").host
+        assert newest is not None and newest.attrs["mcpu"] != "apple-m4"
+        assert targetlang.migrate({"tag": tag})["host"]["mcpu"] == newest.attrs["mcpu"]  # 0.27's
 
 
 # ---- section 4: Python's line model -------------------------------------------------------------

@@ -55,3 +55,20 @@ def test_migrate_still_writes_what_the_oracles_checked(release: str) -> None:
                 continue
             assert tl.migrate(row["input"], source_dialect="tvm-0.21",
                               target_dialect=f"tvm-{release}") == row["migrated"], row["input"]
+
+
+@pytest.mark.parametrize("release", ["0.25", "0.26", "0.27"])
+def test_every_migrated_target_reads_as_that_release_read_it(release: str) -> None:
+    """The release's own reading of each migrated dict, ``feature.*`` keys included: what
+    targetlang's dialect exports is what the oracle exported (under the oracle's machine)."""
+    from test_release_differential import environment
+
+    mine = [r for r in rows() if r["release"] == release and r["migrated"] is not None]
+    differ = []
+    for row in mine:
+        ours = tl.from_json(row["migrated"], dialect=f"tvm-{release}",
+                            environment=environment(release)).to_json()
+        if ours != row["export"]:
+            differ.append((row["input"], ours, row["export"]))
+    assert differ == [], f"{len(differ)} of {len(mine)} differ"
+    assert sum('"feature.' in json.dumps(r["export"]) for r in mine) > 100  # Arm ones among them

@@ -296,3 +296,33 @@ def test_tables_are_loaded_lazily() -> None:
                           text=True, check=True)
     data = json.loads((REPO / "targetlang" / "_data" / "arm-features.json").read_text())
     assert done.stdout.strip() == data["llvm_version"]
+
+
+# ---- the JSON releases: each its own LLVM (release build) ------------------------------------
+
+def _features(config: dict[str, Any], dialect: str) -> dict[str, object]:
+    return dict(tl.from_json({"kind": "llvm", **config}, dialect=dialect).features)
+
+
+def test_json_releases_take_an_llvm_cpu_alias_where_0_21_took_generic() -> None:
+    m1 = {"mtriple": "arm64-apple-macos", "mcpu": "apple-m1"}
+    assert _features(m1, "tvm-0.21")["has_dotprod"] is False  # not in the archlist: generic
+    for dialect in ("tvm-0.24", "tvm-0.25", "tvm-0.26", "tvm-0.27"):
+        assert _features(m1, dialect)["has_dotprod"] is True
+    assert _arm.tables_of(_arm.RELEASE_FILES["tvm-0.27"]).aarch64.knows_cpu("apple-m1")
+    assert "apple-m1" in _arm.tables().aarch64.cpu_aliases
+
+
+def test_json_releases_llvm_is_a_release_build() -> None:
+    unsigned = {"mtriple": "aarch64-linux-gnu", "mattr": ["neon"]}
+    with pytest.raises(tl.TargetValueError, match="must start with"):
+        _features(unsigned, "tvm-0.21")  # an LLVM with assertions dies on it
+    assert _features(unsigned, "tvm-0.27")["has_asimd"] is False  # read as "-neon"
+    uefi = {"mtriple": "arm-unknown-uefi"}  # object format and OS disagree (AArch32)
+    with pytest.raises(tl.TargetValueError, match="asserts"):
+        _features(uefi, "tvm-0.21")
+    assert _features(uefi, "tvm-0.27")["has_asimd"] is False
+    with pytest.raises(tl.TargetValueError, match="object format"):  # fatal anywhere
+        _features({"mtriple": "aarch64-linux-gnu-xcoff"}, "tvm-0.27")
+    exported = tl.from_json({"kind": "llvm", **unsigned}, dialect="tvm-0.27").to_json()
+    assert exported["feature.has_asimd"] is False and exported["feature.is_aarch64"] is True

@@ -37,6 +37,14 @@ def _error(text: str) -> tl.TargetError:
     ("llvm -libs=a,\\'b,c", tl.TargetSyntaxError, 14),
     ("cuda -host='cuda -arch=compute_80'", tl.TargetValueError, 23),
     ("{bad", tl.TargetSyntaxError, 1),
+    # TVM looks the kind (the first word) up before it reads any option; text is JSON only
+    # with "{" first, so white space before it makes legacy text of kind '{"kind":'.
+    (' {"kind": "llvm"}', tl.UnknownKindError, 1),
+    ('\t{"kind": "llvm"}', tl.UnknownKindError, 0),
+    ("nosuchkind x", tl.UnknownKindError, 0),
+    ("-mcpu=a llvm", tl.UnknownKindError, 0),
+    ("nosuchkind -a='x", tl.TargetSyntaxError, 14),  # the words do not split: no kind yet
+    ('{"kind": "llvm"}\x0c', tl.TargetSyntaxError, 16),  # json.loads: extra data
 ])
 def test_error_class_and_offset(text: str, cls: type[tl.TargetError], offset: int) -> None:
     err = _error(text)
@@ -134,3 +142,21 @@ def test_error_deep_json_nesting_is_a_target_error() -> None:
         nested = {"kind": "llvm", "host": nested}
     with pytest.raises(tl.TargetError):
         tl.from_json(nested)
+
+
+@pytest.mark.parametrize("dialect", ["tvm-0.24", "tvm-0.25", "tvm-0.26", "tvm-0.27"])
+def test_error_json_releases_read_text_without_a_space_as_a_kind_name(dialect: str) -> None:
+    for text in ('\t{"kind":"llvm"}', "", "\t", "no.such"):
+        with pytest.raises(tl.UnknownKindError, match="unknown target kind"):
+            tl.parse(text, dialect=dialect)
+    for text in (' {"kind": "llvm"}', "llvm ", " nvidia/jetson-nano"):
+        with pytest.raises(tl.TargetSyntaxError, match="legacy target string"):
+            tl.parse(text, dialect=dialect)
+    assert tl.parse('{"kind": "llvm"}\r\n', dialect=dialect).kind == "llvm"
+
+
+def test_error_from_json_text_takes_json_white_space_only() -> None:
+    assert tl.from_json(' \t\r\n{"kind": "llvm"}').kind == "llvm"  # as json.loads
+    for text in ('\x0c{"kind": "llvm"}', '\xa0{"kind": "llvm"}', " llvm"):
+        with pytest.raises(tl.TargetSyntaxError, match="must be an object"):
+            tl.from_json(text)
