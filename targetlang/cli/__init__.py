@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO, cast
 
 from .. import __version__
-from . import arch, browse, migrate, read
+from . import arch, browse, migrate, read, upgrade
 from .common import (
     ENVIRONMENTS,
     EXIT_INVALID,
@@ -43,9 +43,10 @@ from .common import (
 
 #: The subcommand modules, grouped by job: reading targets (parse, format, check, explain,
 #: diff, tvmc), browsing a dialect (kinds, tags, schema), migrating (migrate, logs),
-#: components and architectures (component, arch). Each has ``register(sub)``; a new group
+#: upgrading a project (upgrade), components and architectures (component, arch). Each
+#: has ``register(sub)``; a new group
 #: is one more module here.
-SUBCOMMANDS = (read, browse, migrate, arch)
+SUBCOMMANDS = (read, browse, migrate, upgrade, arch)
 
 
 __all__ = ["ENVIRONMENTS", "EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "SUBCOMMANDS", "Io", "Where",

@@ -174,32 +174,17 @@ def _migrate(args: argparse.Namespace, io: Io) -> int:
 
 
 def _migrate_scripts(args: argparse.Namespace, io: Io) -> int:
-    from ..pyscripts import migrate_file  # on first use: kept out of start-up
+    """``--py``: ``targetlang upgrade``'s machinery on the Python files given (directories:
+    their Python files, walked as ``upgrade`` walks them)."""
+    from ..upgrade import Options  # on first use: kept out of start-up
+    from .upgrade import run
 
-    stdout, stderr = io.stdout, io.stderr
     if not args.targets:
         io.error("--py takes the Python files to migrate: targetlang migrate --py FILE...")
         return EXIT_USAGE
-    status = EXIT_OK
-    environment = io.environment(args)
-    for path in args.targets:
-        try:
-            result = migrate_file(path, write=args.write, target_dialect=args.to,
-                                  environment=environment)
-        except OSError as error:  # cannot read or write it: reported, the others go on
-            io.error(f"{path}: {error.strerror or error}")
-            status = max(status, EXIT_USAGE)
-            continue
-        for finding in result.findings:
-            stderr.write(f"{finding}\n")
-            if finding.message.startswith(("not Python", "the rewritten file")):
-                status = max(status, EXIT_INVALID)
-        if args.write:
-            if result.changed:
-                stderr.write(f"rewrote {path}: {len(result.rewrites)} target literals\n")
-        else:
-            stdout.write(result.diff())
-    return status
+    options = Options(target_dialect=args.to, environment=io.environment(args))
+    return run(args.targets, io, options=options, mode="write" if args.write else "diff",
+               only="python", summary=False)
 
 
 # ---- logs ----------------------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""``targetlang upgrade`` over a whole tree, timed against pyupgrade on its ``.py`` files.
+
+    python3 benchmarks/upgrade.py TREE [--repeat N]
+
+Both run as a user runs them, in a fresh process each: ``targetlang upgrade TREE`` (every
+file type, a diff, nothing written) and ``migrate --py`` on the ``.py`` files the walk finds,
+against ``pyupgrade --py38-plus`` on the same ``.py`` files in one run (on a copy: pyupgrade
+writes). Prints the best of N wall times and the ratios. On a shared machine the times move;
+the ratio less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from targetlang.upgrade import walk  # noqa: E402
+
+
+def best(command: list[str], repeat: int, before: object = None) -> float:
+    times = []
+    for _ in range(repeat):
+        if callable(before):
+            before()
+        start = time.perf_counter()
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              check=False)
+        if done.returncode > 1:  # 1: places found, still a full run
+            raise SystemExit(f"{command[:3]} failed: {done.stderr.decode()[-500:]}")
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tree", type=Path)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    pyupgrade = shutil.which("pyupgrade")
+    beside = Path(sys.executable).parent / "targetlang"  # this interpreter's install first
+    targetlang = str(beside) if beside.exists() else shutil.which("targetlang") or "targetlang"
+    python = [str(p) for p, kind in walk([str(args.tree)]) if kind == "python"]
+    upgrade = best([targetlang, "upgrade", str(args.tree)], args.repeat)
+    migrate = best([targetlang, "migrate", "--py", *python], args.repeat)
+    print(f"{len(python)} .py files under {args.tree}")
+    print(f"targetlang upgrade TREE (all file types): {upgrade:.2f} s")
+    print(f"targetlang migrate --py (.py files):      {migrate:.2f} s")
+    if pyupgrade is None:
+        print("pyupgrade: not installed")
+        return
+    with tempfile.TemporaryDirectory() as work:
+        copy = Path(work) / "tree"
+
+        def fresh() -> None:
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(args.tree, copy, symlinks=True)
+
+        files = [str(copy / Path(p).relative_to(args.tree)) for p in python]
+        reference = best([pyupgrade, "--py38-plus", *files], args.repeat, fresh)
+    print(f"pyupgrade --py38-plus (.py files):       {reference:.2f} s")
+    print(f"ratio upgrade / pyupgrade: {upgrade / reference:.2f}; "
+          f"migrate --py / pyupgrade: {migrate / reference:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+"""The machinery of ``targetlang upgrade`` (public face: :mod:`targetlang.upgrade`).
+
+One module per file type, each a function ``handle(text, path, options) -> Outcome`` that
+finds the target sites of one decoded file and returns the edits to make and what to report;
+``walk`` finds the files; ``common`` holds the shared records and the value step.
+"""

@@ -1,0 +1,254 @@
+"""Shell scripts (and ``sh``/``bash``/``console`` code blocks): arguments and assignments
+holding a legacy target become JSON text in single quotes; ``tvmc`` command lines, which
+have no TVM 0.24+ equivalent, are reported.
+
+The scanner reads words as the shell does (quotes, backslashes, ``$(...)``, comments, here
+documents, continuation lines) and keeps where each word is, so that one word can be
+replaced in the bytes of the file."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .common import Finding, Lines, Options, Outcome, may_be_target, value_site
+
+__all__ = ["Word", "commands", "handle", "quote"]
+
+#: Options whose value is a target: --target, --target-host, --target_host, --tvm-target,
+#: --host (as tune_relay-style scripts name them).
+_TARGET_OPTION = re.compile(r"--?(?:[A-Za-z0-9_-]*target[A-Za-z0-9_-]*|host)", re.I)
+_TARGET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.A)
+_OPERATORS = ";&|()"
+_DECLARE = {"export", "declare", "local", "readonly", "typeset", "env"}
+TVMC_MESSAGE = ("tvmc left TVM in 0.20 (with Relay); TVM 0.24+ has no command line to "
+                "compile with: build from Python (tvm.compile / relax.build) with the target "
+                "as JSON (`targetlang tvmc TARGET` prints tvmc's targets as TargetJSON)")
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A shell word: where it is, its source text, its value after quote removal, and
+    whether it is literal (no expansion: ``$``, backquotes)."""
+
+    start: int
+    end: int
+    raw: str
+    value: str
+    literal: bool
+
+
+def quote(value: str) -> str:
+    """``value`` in single quotes, a single quote in it written ``'\\''``."""
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def unquote(raw: str) -> tuple[str, bool]:
+    """The value of a word's source text and whether it is literal."""
+    out: list[str] = []
+    literal = True
+    index, size = 0, len(raw)
+    while index < size:
+        char = raw[index]
+        if char == "'":
+            end = raw.find("'", index + 1)
+            end = size if end < 0 else end
+            out.append(raw[index + 1:end])
+            index = end + 1
+        elif char == '"':
+            index += 1
+            while index < size and raw[index] != '"':
+                if raw[index] == "\\" and index + 1 < size and raw[index + 1] in '$`"\\\n':
+                    out.append(raw[index + 1] if raw[index + 1] != "\n" else "")
+                    index += 2
+                    continue
+                if raw[index] in "$`":
+                    literal = False
+                out.append(raw[index])
+                index += 1
+            index += 1
+        elif char == "\\" and index + 1 < size:
+            out.append(raw[index + 1] if raw[index + 1] != "\n" else "")
+            index += 2
+        else:
+            if char in "$`":
+                literal = False
+            out.append(char)
+            index += 1
+    return "".join(out), literal
+
+
+def _skip_expansion(text: str, index: int) -> int:
+    """The end of ``$(...)`` / ``${...}`` / backquotes starting at ``index``."""
+    opener = text[index:index + 2]
+    if opener in ("$(", "${"):
+        close = ")" if opener == "$(" else "}"
+        depth, index = 1, index + 2
+        while index < len(text) and depth:
+            char = text[index]
+            if char == "\\":
+                index += 2
+                continue
+            if char in "'\"":
+                end = text.find(char, index + 1)
+                index = len(text) if end < 0 else end + 1
+                continue
+            if char == opener[1]:
+                depth += 1
+            elif char == close:
+                depth -= 1
+            index += 1
+        return index
+    end = text.find("`", index + 1)
+    return len(text) if end < 0 else end + 1
+
+
+def commands(text: str) -> list[list[Word]]:
+    """The simple commands of a script, each a list of words."""
+    found: list[list[Word]] = []
+    current: list[Word] = []
+    heredocs: list[tuple[str, bool]] = []
+    index, size = 0, len(text)
+    while index < size:
+        char = text[index]
+        if char in " \t":
+            index += 1
+            continue
+        if char in "\r\n":
+            if current:
+                found.append(current)
+                current = []
+            index += 1
+            if char == "\r" and index < size and text[index] == "\n":
+                index += 1
+            for delimiter, tabs in heredocs:  # skip each here document's body
+                while index < size:
+                    end = text.find("\n", index)
+                    end = size if end < 0 else end + 1
+                    line = text[index:end].rstrip("\r\n")
+                    index = end
+                    if (line.lstrip("\t") if tabs else line) == delimiter:
+                        break
+            heredocs = []
+            continue
+        if char == "#":
+            end = text.find("\n", index)
+            index = size if end < 0 else end
+            continue
+        if char == "\\" and text[index + 1:index + 2] == "\n":
+            index += 2
+            continue
+        if char in _OPERATORS:
+            if current:
+                found.append(current)
+                current = []
+            index += 1
+            continue
+        if text.startswith("<<", index):
+            match = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z0-9_]+)\2").match(text, index)
+            if match:
+                heredocs.append((match.group(3), match.group(1) == "-"))
+                index = match.end()
+                continue
+        start = index
+        while index < size:
+            char = text[index]
+            if char in " \t\r\n" or char in _OPERATORS:
+                break
+            if char == "'":
+                end = text.find("'", index + 1)
+                index = size if end < 0 else end + 1
+            elif char == '"':
+                index += 1
+                while index < size and text[index] != '"':
+                    if text[index] == "\\":
+                        index += 1
+                    elif text.startswith(("$(", "${"), index) or text[index] == "`":
+                        index = _skip_expansion(text, index)
+                        continue
+                    index += 1
+                index += 1
+            elif char == "\\":
+                index += 2
+            elif text.startswith(("$(", "${"), index) or char == "`":
+                index = _skip_expansion(text, index)
+            else:
+                index += 1
+        index = min(index, size)
+        raw = text[start:index]
+        value, literal = unquote(raw)
+        current.append(Word(start, index, raw, value, literal))
+    if current:
+        found.append(current)
+    return found
+
+
+def _is_tvmc(words: list[Word]) -> bool:
+    names = [w.value for w in words]
+    for number, name in enumerate(names):
+        if "=" in name and number == 0:
+            continue
+        base = name.rsplit("/", 1)[-1]
+        if base == "tvmc":
+            return True
+        if base.startswith("python") and "-m" in names:
+            at = names.index("-m")
+            return at + 1 < len(names) and names[at + 1] in ("tvm.driver.tvmc", "tvmc")
+        if base not in ("sudo", "env", "time", "exec", "nohup"):
+            return False
+    return False
+
+
+def handle(text: str, path: str, options: Options) -> Outcome:
+    outcome = Outcome()
+    lines = Lines(text)
+
+    def where(offset: int) -> Finding:
+        line, column = lines.position(offset)
+        return Finding(path, line, column, "")
+
+    def site(word: Word, prefix: str, name: str, kind: str) -> None:
+        value, literal = unquote(word.raw[len(prefix):])
+        if not may_be_target(value):
+            return
+        if not literal:
+            answer_probe = Outcome()
+            value_site(value, quote=quote, options=options, where=where(word.start),
+                       site=kind, start=word.start, end=word.end, old=word.raw,
+                       outcome=answer_probe)
+            if answer_probe.edits or answer_probe.findings:
+                spot = where(word.start)
+                outcome.report(Finding(path, spot.line, spot.column,
+                                       f"{name} holds a target built by the shell at run time "
+                                       f"({word.raw}); write it as JSON text (`targetlang "
+                                       "migrate TARGET` prints it)"), kind)
+            return
+        value_site(value, quote=lambda new: prefix + quote(new), options=options,
+                   where=where(word.start), site=kind, start=word.start, end=word.end,
+                   old=word.raw, outcome=outcome)
+
+    for words in commands(text):
+        if _is_tvmc(words):
+            spot = where(words[0].start)
+            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE), "tvmc command")
+            continue
+        if len(words) > 3 and words[0].raw == "for" and words[2].raw == "in" and \
+                "target" in words[1].raw.lower():  # for target in "llvm -mcpu=x" "cuda"; do
+            for word in words[3:]:
+                site(word, "", words[1].raw, "shell loop value")
+            continue
+        leading = True
+        for number, word in enumerate(words):
+            name, equals, _ = word.raw.partition("=")
+            if equals and _TARGET_NAME.fullmatch(name) and "target" in name.lower() and (
+                    leading or (words[0].value in _DECLARE)):
+                site(word, name + "=", name, "shell assignment")
+                continue
+            if leading and word.value in _DECLARE:
+                continue
+            leading = False
+            if equals and _TARGET_OPTION.fullmatch(name):
+                site(word, name + "=", name, "shell argument")
+            elif _TARGET_OPTION.fullmatch(word.raw) and number + 1 < len(words):
+                site(words[number + 1], "", word.raw, "shell argument")
+    return outcome

@@ -1,0 +1,347 @@
+"""Issue 21: each file type ``targetlang upgrade`` reads rewrites the target sites in that
+file's own quoting, edits nothing else, and reports what needs a person."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from targetlang._sites import Rewritten, convert_value, json_text
+from targetlang._upgrade import shell
+from targetlang._upgrade.configs import toml_literal, yaml_quoted
+from targetlang.upgrade import FileResult, Options, upgrade_text
+
+OPTIONS = Options()
+CUDA = "cuda -libs=cudnn,cublas"
+ARM = "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu"
+
+
+def new(value: str) -> str:
+    """The JSON text a legacy value becomes (whatever minimal output the release gives)."""
+    answer = convert_value(value, target_dialect=OPTIONS.target_dialect)
+    assert isinstance(answer, Rewritten)
+    return json_text(answer.json)
+
+
+def run(text: str, kind: str, path: str = "f") -> FileResult:
+    return upgrade_text(text, path=path, file_type=kind, options=OPTIONS)
+
+
+def only_lines_differ(old: str, new_text: str, lines: set[int]) -> None:
+    a, b = old.splitlines(keepends=True), new_text.splitlines(keepends=True)
+    assert len(a) == len(b)
+    assert {i + 1 for i, (x, y) in enumerate(zip(a, b)) if x != y} == lines
+
+
+# ---- configs --------------------------------------------------------------------------------
+
+def test_json_values_become_json_strings_and_nothing_else_moves() -> None:
+    text = ('{\n  "target" : "cuda -libs=cudnn,cublas",\n  "llvm -mcpu=skylake": 1,\n'
+            '  "list": [1, "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu", "llvm"],\n'
+            '  "prose": "use cuda -arch=sm_80 here"\n}\n')
+    result = run(text, "json")
+    assert json.loads(result.text) == {
+        "target": new(CUDA), "llvm -mcpu=skylake": 1, "list": [1, new(ARM), "llvm"],
+        "prose": "use cuda -arch=sm_80 here"}
+    only_lines_differ(text, result.text, {2, 4})
+    assert [c.site for c in result.changes] == ["config value"] * 2
+
+
+def test_json_escaping_follows_the_file() -> None:
+    escaped = '{"name": "caf\\u00e9", "t": "cuda -model=v100"}'
+    assert "\\u00e9" in run(escaped, "json").text
+    plain = '{"name": "café", "t": "cuda -model=v100"}'
+    result = run(plain, "json").text
+    assert "café" in result and json.loads(result)["t"] == new("cuda -model=v100")
+
+
+def test_invalid_json_is_reported_and_untouched() -> None:
+    result = run('{"t": "cuda -arch=sm_80",}', "json")
+    assert result.invalid is not None and result.text == result.original
+    assert result.invalid.message.startswith("not JSON")
+
+
+YAML = """\
+# a comment: target: "cuda"
+defaults: &base
+  target: "cuda -libs=cudnn,cublas"   # kept comment
+  host: llvm -device=arm_cpu -mtriple=aarch64-linux-gnu
+job:
+  <<: *base
+  targets:
+    - 'cuda -libs=cudnn,cublas'
+    - llvm
+  flow: [llvm -device=arm_cpu -mtriple=aarch64-linux-gnu, {t: "cuda -libs=cudnn,cublas"}]
+  note: |
+    target: cuda -arch=sm_80
+  folded: cuda -arch=sm_80
+    continues here
+  quoted: 'it''s llvm'
+---
+- target: !!str cuda -libs=cudnn,cublas
+"""
+
+
+def test_yaml_scalars_become_single_quoted_json_text() -> None:
+    yaml = pytest.importorskip("yaml")
+    result = run(YAML, "yaml")
+    only_lines_differ(YAML, result.text, {3, 4, 8, 10, 17})
+    assert "# kept comment" in result.text and "&base" in result.text
+    old, rewritten = list(yaml.safe_load_all(YAML)), list(yaml.safe_load_all(result.text))
+    swap = {CUDA: new(CUDA), ARM: new(ARM)}
+
+    def expect(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: expect(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [expect(v) for v in value]
+        return swap.get(value, value) if isinstance(value, str) else value
+
+    assert rewritten == expect(old)
+
+
+def test_yaml_single_quote_in_a_value_is_doubled() -> None:
+    assert yaml_quoted("a'b") == "'a''b'"
+
+
+def test_toml_literal_or_basic_strings() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    text = ('# c\n[build]\ntarget = "cuda -libs=cudnn,cublas" # keep\n'
+            "hosts = [\n  'llvm -device=arm_cpu -mtriple=aarch64-linux-gnu',\n  \"llvm\",\n]\n"
+            '"llvm -mcpu=x" = "y"\ninline = { t = "cuda -libs=cudnn,cublas", n = 1 }\n'
+            '[tool."cuda -libs=cudnn,cublas"]\nx = 1\n')
+    result = run(text, "toml")
+    only_lines_differ(text, result.text, {3, 5, 9})
+    assert tomllib.loads(result.text) == {
+        "build": {"target": new(CUDA), "hosts": [new(ARM), "llvm"], "llvm -mcpu=x": "y",
+                  "inline": {"t": new(CUDA), "n": 1}},
+        "tool": {CUDA: {"x": 1}}}
+    assert toml_literal('{"a": 1}') == "'{\"a\": 1}'"
+    assert toml_literal("it's") == '"it\'s"'
+    assert tomllib.loads(f"v = {toml_literal(chr(7) + 'x')}")["v"] == "\x07x"
+
+
+def test_invalid_toml_is_reported_with_its_line() -> None:
+    pytest.importorskip("tomllib")  # Python 3.10 has no TOML reader: the scanner alone
+    result = run('a = 1\nb = "cuda -arch=sm_80\n', "toml")
+    assert result.invalid is not None and result.invalid.line == 2
+    assert result.text == result.original
+
+
+# ---- shell ---------------------------------------------------------------------------------------
+
+def test_shell_arguments_and_assignments() -> None:
+    text = ('#!/bin/sh\nTARGET="cuda -libs=cudnn,cublas"\nexport TVM_TARGET=\'llvm -device=arm_cpu '
+            "-mtriple=aarch64-linux-gnu'\npython tune.py --target \"cuda -libs=cudnn,cublas\" \\\n"
+            "  --target-host=llvm\\ -device=arm_cpu\\ -mtriple=aarch64-linux-gnu --n 3\n"
+            'echo "cuda -libs=cudnn,cublas"  # not a site: its role is unknown\n'
+            "cat <<EOF\n--target cuda -arch=sm_80\nEOF\n")
+    result = run(text, "shell")
+    only_lines_differ(text, result.text, {2, 3, 4, 5})
+    words = [w.value for command in shell.commands(result.text) for w in command]
+    assert words.count(new(CUDA)) == 1 and "TARGET=" + new(CUDA) in words
+    assert "TVM_TARGET=" + new(ARM) in words and "--target-host=" + new(ARM) in words
+    assert not result.findings
+
+
+def test_shell_quote_round_trips_a_single_quote() -> None:
+    quoted = shell.quote("it's")
+    assert [w.value for w in shell.commands(f"echo {quoted}")[0]] == ["echo", "it's"]
+
+
+def test_tvmc_lines_and_run_time_values_are_reported() -> None:
+    text = ("tvmc compile --target 'llvm -mcpu=skylake' m.onnx\n"
+            "python -m tvm.driver.tvmc tune --target llvm m.onnx\n"
+            'python t.py --target "llvm -mcpu=$CPU"\n')
+    result = run(text, "shell", "s.sh")
+    assert result.text == text
+    assert [(f.line, f.message[:21]) for f in result.findings] == [
+        (1, "tvmc left TVM in 0.20"), (2, "tvmc left TVM in 0.20"), (3, "--target holds a targ")]
+    assert result.reported == {"tvmc command": 2, "shell argument": 1}
+
+
+# ---- documentation -------------------------------------------------------------------------------
+
+def test_markdown_blocks_python_doctest_and_shell() -> None:
+    text = ("Prose with \"cuda -libs=cudnn,cublas\" is not a site.\n\n"
+            "```python\nimport tvm\nt = tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n```\n"
+            "- item\n\n  ~~~bash\n  TARGET=\"cuda -libs=cudnn,cublas\"\n  ~~~\n"
+            "```pycon\n>>> import tvm\n>>> tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n"
+            "cuda -keys=cuda,gpu\n```\n"
+            "```console\n$ python t.py --target 'cuda -libs=cudnn,cublas'\nTARGET=\"cuda\"\n```\n"
+            "```python\nthis is not Python (\"cuda -libs=cudnn,cublas\")\n```\n")
+    result = run(text, "markdown", "README.md")
+    only_lines_differ(text, result.text, {5, 10, 14, 18})
+    lines = result.text.splitlines()
+    assert lines[9] == "  TARGET=" + shell.quote(new(CUDA))
+    assert lines[13].startswith(">>> tvm.target.Target({")
+    assert {c.site for c in result.changes} == {"python code block", "shell code block"}
+
+
+def test_rst_code_blocks_and_literal_blocks() -> None:
+    text = ("Title\n=====\n\n.. code-block:: python\n   :caption: x\n\n"
+            "   import tvm\n   t = tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n\n"
+            "Run::\n\n    >>> import tvm\n    >>> tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n\n"
+            ".. code-block:: bash\n\n    tvmc compile --target llvm m.onnx\n\nEnd.\n")
+    result = run(text, "rst", "doc.rst")
+    only_lines_differ(text, result.text, {8, 13})
+    assert result.text.splitlines()[7].startswith("   t = tvm.target.Target({")
+    assert [(f.line, f.column) for f in result.findings] == [(17, 4)]
+
+
+# ---- notebooks -----------------------------------------------------------------------------------
+
+def notebook(cells: list[list[str]], ensure_ascii: bool = False) -> str:
+    return json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {"k": [1, 2]},
+                   "outputs": [{"name": "stdout", "text": ["cuda -libs=cudnn,cublas\n"]}],
+                   "source": source} for source in cells] +
+                 [{"cell_type": "markdown", "metadata": {}, "source": ["`cuda -arch=sm_80`"]}],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5}, indent=1, ensure_ascii=ensure_ascii) + "\n"
+
+
+def test_notebook_is_one_program_and_only_source_strings_change() -> None:
+    text = notebook([["%matplotlib inline\n", "from tvm.target import Target\n", "!ls -l\n"],
+                     ["%%time\n", "t = Target(\"cuda -libs=cudnn,cublas\")  # café\n", "t"],
+                     ["%%bash\n", "tvmc --target 'llvm -mcpu=x'\n"]])
+    result = run(text, "notebook", "n.ipynb")
+    old, rewritten = json.loads(text), json.loads(result.text)
+    expected = json.loads(text)
+    expected["cells"][1]["source"][1] = expected["cells"][1]["source"][1].replace(
+        '"cuda -libs=cudnn,cublas"', result.changes[0].new)
+    assert rewritten == expected and rewritten != old
+    only_lines_differ(text, result.text, {text.splitlines().index(
+        '    "t = Target(\\"cuda -libs=cudnn,cublas\\")  # café\\n",') + 1})
+
+
+def test_notebook_findings_name_the_cell_and_escaping_follows_the_file() -> None:
+    text = notebook([["import tvm\n"], ["x = 1\n", "tvm.target.Target(name)\n"],
+                     ["tvm.target.Target('cuda -model=v100')  # é"]], ensure_ascii=True)
+    result = run(text, "notebook", "n.ipynb")
+    assert [str(f).split(": ")[0] for f in result.findings] == ["n.ipynb:cell 2:2:19"]
+    assert "\\u00e9" in result.text and "é" not in result.text
+    assert json.loads(result.text)["cells"][2]["source"][0].startswith("tvm.target.Target({")
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"cells": 3}', '{"cells": [1]}'])
+def test_an_invalid_notebook_is_reported_and_untouched(text: str) -> None:
+    result = run(text, "notebook", "n.ipynb")
+    assert result.invalid is not None and result.text == text
+    assert result.invalid.message.startswith("not a notebook")
+
+
+def test_a_notebook_cell_given_as_one_string() -> None:
+    text = json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                                  "source": "import tvm\nt = tvm.target.Target("
+                                            "'cuda -model=v100')\n"}],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 2})
+    result = run(text, "notebook")
+    assert json.loads(result.text)["cells"][0]["source"].startswith("import tvm\nt = tvm.ta")
+    assert result.count("rewritten") == 1
+
+
+def test_notebook_shell_lines_magic_continuations_and_a_cell_that_is_not_python() -> None:
+    cells = [["!pip install x \\\n", "    --upgrade\n", "gpus = !nvidia-smi -L\n",
+              "import tvm\n"],
+             ["def f(:\n", "  pass"],
+             ["%%bash\n", "python t.py --target 'cuda -libs=cudnn,cublas'\n", "tvmc run m"],
+             ["!python t.py --target=\"cuda -libs=cudnn,cublas\"\n",
+              "t = tvm.target.Target('cuda -libs=cudnn,cublas')"]]
+    result = run(notebook(cells), "notebook", "n.ipynb")
+    sources = [c["source"] for c in json.loads(result.text)["cells"][:4]]
+    assert sources[:2] == cells[:2]
+    assert sources[2][1] == f"python t.py --target {shell.quote(new(CUDA))}\n"
+    assert sources[3][0] == f"!python t.py --target={shell.quote(new(CUDA))}\n"
+    assert sources[3][1].startswith("t = tvm.target.Target({")
+    assert [str(f)[:18] for f in result.findings] == ["n.ipynb:cell 2:1:7", "n.ipynb:cell 3:3:1"]
+    assert result.reported == {"notebook cell": 1, "tvmc command": 1}
+
+
+def test_a_console_prompt_in_any_shell_block() -> None:
+    text = ("```bash\n$ tvmc compile --target 'cuda -libs=cudnn,cublas' m.onnx\n"
+            "$ python t.py \\\n    --target 'cuda -libs=cudnn,cublas'\noutput --target x\n```\n")
+    result = run(text, "markdown", "a.md")
+    assert [(f.line, f.column) for f in result.findings] == [(2, 2)]
+    assert result.text.splitlines()[3] == f"    --target {shell.quote(new(CUDA))}"
+    assert result.text.splitlines()[1] == text.splitlines()[1]
+
+
+@pytest.mark.parametrize("value", ["a\x7fb", "it's", "x\ny", "tab\there", "é😀\x85\ufeff\u2028",
+                                   '\\ "q"', "\x00\x1b"])
+def test_yaml_quoting_reads_back_as_the_value(value: str) -> None:
+    yaml = pytest.importorskip("yaml")
+    quoted = yaml_quoted(value)
+    assert "\n" not in quoted and yaml.safe_load(f"k: {quoted}")["k"] == value
+
+
+@pytest.mark.parametrize(("kind", "text"), [
+    ("yaml", "t: '  cuda -libs=cudnn,cublas'\n"),
+    ("json", '{"t": "{\\"kind\\": \\"cuda\\", \\"host\\": \\"llvm -mcpu=skylake\\"}"}'),
+    ("shell", "run --target ' cuda -libs=cudnn,cublas'\n"),
+    ("toml", 't = "\\tcuda -libs=cudnn,cublas"\n'),
+])
+def test_values_tvm_read_with_blanks_or_as_json_text_with_legacy_parts(kind: str,
+                                                                       text: str) -> None:
+    result = run(text, kind)
+    assert result.count("rewritten") == 1 and result.changes[0].target is not None
+    assert json.loads(result.changes[0].target)["kind"] == "cuda"
+
+
+def test_shell_loops_over_targets_and_env_assignments() -> None:
+    text = ("for target in 'cuda -libs=cudnn,cublas' llvm; do\n  env TVM_TARGET=\"$target\" "
+            "TARGET='cuda -libs=cudnn,cublas' python t.py\ndone\nfor f in 'cuda -libs=x'; do :; done\n")
+    result = run(text, "shell")
+    assert result.count("rewritten") == 2 and not result.findings
+    assert {c.site for c in result.changes} == {"shell loop value", "shell assignment"}
+
+
+def test_a_tuning_log_named_json_is_reported_with_what_rewrites_it() -> None:
+    text = ('# kept\n{"i": [["t", "llvm -keys=cpu -mcpu=x", [1]], []], "r": [[1]], "v": "v0.6"}\n'
+            '{"i": [["t", "llvm -keys=cpu -mcpu=x", [1]], []], "r": [[1]], "v": "v0.6"}\n')
+    result = run(text, "json", "log.json")
+    assert result.invalid is not None and result.text == text
+    assert "targetlang logs normalize" in result.invalid.message
+
+
+def test_invalid_yaml_is_reported_and_untouched_where_pyyaml_can_tell() -> None:
+    pytest.importorskip("yaml")
+    text = 'a:\n  target: "cuda -libs=cudnn,cublas\nb: [1, 2\n'
+    result = run(text, "yaml")
+    assert result.invalid is not None and result.text == text
+    assert result.invalid.message.startswith("not YAML")
+    tagged = "r: !Ref x\nt: 'cuda -libs=cudnn,cublas'\n"  # a tag PyYAML cannot construct
+    assert run(tagged, "yaml").count("rewritten") == 1
+
+
+@pytest.mark.parametrize("text", [
+    "root: {? '\n\n    ' : cuda -model=it's}\n",
+    "root:\n- '0': cuda -model=it's\n  ? '0\n\n    '\n  : []\n",
+    "root:\n  0#: cuda -model=it's\n",
+    "root:\n  \xa0: cuda -model=it's\n",
+    "k: [1,\n  cuda -model=it's, # c\n  'x']\n",
+])
+def test_yaml_shapes_found_by_the_property_tests(text: str) -> None:
+    yaml = pytest.importorskip("yaml")
+    result = run(text, "yaml")
+    assert result.invalid is None and result.count("rewritten") == 1
+    def leaves(node: Any) -> list[Any]:
+        if isinstance(node, dict):
+            return [leaf for value in node.values() for leaf in leaves(value)]
+        if isinstance(node, list):
+            return [leaf for value in node for leaf in leaves(value)]
+        return [node]
+
+    assert new("cuda -model=it's") in leaves(yaml.safe_load(result.text))
+
+
+def test_yaml_block_scalars_holding_a_target_become_one_quoted_value() -> None:
+    yaml = pytest.importorskip("yaml")
+    text = ("a:\n  target: >-\n    cuda -libs=cudnn,cublas\n  keep: |\n    not a target\n"
+            "    at all\n  n: 1\n")
+    result = run(text, "yaml")
+    assert result.count("rewritten") == 1
+    assert yaml.safe_load(result.text) == {"a": {"target": new(CUDA),
+                                                 "keep": "not a target\nat all\n", "n": 1}}
