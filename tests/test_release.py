@@ -17,6 +17,7 @@ from conftest import REPO
 import targetlang
 
 PYPROJECT = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+CHANGELOG = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
 def test_the_version_is_written_in_one_place() -> None:
@@ -27,6 +28,26 @@ def test_the_version_is_written_in_one_place() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+", targetlang.__version__)
     # The installed metadata was made from the same place (an editable install counts).
     assert importlib.metadata.version("targetlang") == targetlang.__version__
+
+
+# Keep a Changelog 1.1.0: release headings and the six kinds of change, nothing else.
+CHANGE_KINDS = ("Added", "Changed", "Deprecated", "Removed", "Fixed", "Security")
+
+
+def test_changelog_follows_keep_a_changelog() -> None:
+    assert CHANGELOG.startswith("# Changelog\n")
+    assert "keepachangelog.com" in CHANGELOG
+    releases = re.findall(r"^## (.*)$", CHANGELOG, re.M)
+    assert releases and releases[0] == "[Unreleased]"
+    for release in releases[1:]:
+        assert re.fullmatch(r"\[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}", release), release
+    for section in re.split(r"^## .*$", CHANGELOG, flags=re.M)[1:]:
+        kinds = re.findall(r"^### (.*)$", section, re.M)
+        assert kinds, "a release without kinds of change"
+        assert all(kind in CHANGE_KINDS for kind in kinds), kinds
+        assert len(kinds) == len(set(kinds)), f"a kind of change twice: {kinds}"
+        assert [k for k in CHANGE_KINDS if k in kinds] == kinds, f"out of order: {kinds}"
+    assert not re.search(r"^#### ", CHANGELOG, re.M)
 
 
 def _wheel(tmp_path: Path) -> Path:
