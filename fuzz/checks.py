@@ -23,7 +23,7 @@ from targetlang._inspect.diff import diff
 from targetlang._inspect.explain import explain, render
 from targetlang._lower.dialects import releases
 from targetlang.migration import MigrationWarning, detect_dialect, migrate
-from targetlang.pyscripts import migrate_source
+from targetlang.pyscripts import apply_edits, migrate_source
 from targetlang.tvmc import codegens, read_entries
 
 RELEASES = tuple(releases())
@@ -239,13 +239,14 @@ def _py_offset(text: str, starts: list[int], line: int, byte_column: int) -> int
 
 def check_pyscript(text: str) -> None:
     """migrate --py on any source: never an exception; a file that compiled still compiles;
-    the only changes are target literals replaced by dict literals; nothing else is lost."""
+    the edits (sorted, apart) give the new text; each rewrite replaced the text it says, and
+    a string literal became a dict display or a string of a JSON object."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # migrate --py must not pass on the script's warnings
         result = migrate_source(text)
         warnings.simplefilter("ignore")
         try:
-            tree = ast.parse(text)
+            ast.parse(text)
         except (SyntaxError, ValueError):
             assert result.text == text, "a file that is not Python was changed"
             return
@@ -255,23 +256,21 @@ def check_pyscript(text: str) -> None:
             assert result.text == text, "the file changed without a rewrite"
             return
         compile(result.text, "<migrated>", "exec", dont_inherit=True)
+    edits = result.edits
+    assert edits == sorted(edits), "edits out of order"
+    assert all(a[1] <= b[0] for a, b in zip(edits, edits[1:])), "edits overlap"
+    assert apply_edits(text, edits) == result.text, "the edits do not give the new text"
     starts = [0] + [m.end() for m in _PY_LINE.finditer(text)]
-    literals = {(n.lineno, n.col_offset): n for n in ast.walk(tree)
-                if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    pieces: list[str] = []
-    last = 0
     for rewrite in result.rewrites:
-        node = literals.get((rewrite.line, rewrite.column))
-        assert node is not None, f"rewrite at {rewrite.line}:{rewrite.column} is no literal"
-        assert node.end_lineno is not None and node.end_col_offset is not None
-        start = _py_offset(text, starts, node.lineno, node.col_offset)
-        end = _py_offset(text, starts, node.end_lineno, node.end_col_offset)
-        assert text[start:end] == rewrite.old, \
+        start = _py_offset(text, starts, rewrite.line, rewrite.column)
+        assert text[start:start + len(rewrite.old)] == rewrite.old, \
             f"rewrite at {rewrite.line}:{rewrite.column} replaced other text"
-        assert start >= last, "rewrites overlap"
-        value: Any = ast.literal_eval(rewrite.new)
-        assert isinstance(value, dict), "a literal was replaced by something not a dict"
-        pieces += [text[last:start], rewrite.new]
-        last = end
-    pieces.append(text[last:])
-    assert "".join(pieces) == result.text, "the file changed outside its target literals"
+        try:
+            old: Any = ast.literal_eval(rewrite.old)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue  # a call, an import, a property read
+        if isinstance(old, str) and rewrite.new:
+            value: Any = ast.literal_eval(rewrite.new)
+            if isinstance(value, str):
+                value = json.loads(value)
+            assert isinstance(value, dict), "a literal was replaced by something not a target"

@@ -11,6 +11,7 @@ import posixpath
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import urllib.parse
 from collections.abc import Iterator
@@ -117,6 +118,17 @@ def test_every_page_is_built(site: tuple[Path, dict[str, Any]]) -> None:
             assert f'href="{page.stem}.html"' in index, f"{page.name} is not in the contents"
 
 
+def _has_entry(documented: set[str], value: object, name: str) -> bool:
+    """An entry for this very object: under the module that lists it, or under another public
+    module that lists it too (one class re-exported by two modules has one entry)."""
+    for entry in documented:
+        owner, _, attr = entry.rpartition(".")
+        if attr == name and owner in sys.modules and getattr(sys.modules[owner], attr,
+                                                              None) is value:
+            return True
+    return False
+
+
 def test_api_reference_has_every_public_name_and_module(site: tuple[Path, dict[str, Any]]) -> None:
     out, _ = site
     documented = {name for entries in _inventory(out).values() for name in entries
@@ -133,8 +145,7 @@ def test_api_reference_has_every_public_name_and_module(site: tuple[Path, dict[s
             value = getattr(importlib.import_module(module), name)
             if isinstance(value, ModuleType) or name == "__version__":
                 continue  # modules have their own entry; the version string has none
-            assert f"{module}.{name}" in documented or f"{getattr(value, '__module__', '')}.{name}" \
-                in documented, f"{module}.{name}"
+            assert _has_entry(documented, value, name), f"{module}.{name}"
 
 
 def test_api_reference_covers_the_contract(site: tuple[Path, dict[str, Any]]) -> None:

@@ -30,12 +30,23 @@ def public_modules(package: str = "targetlang") -> list[str]:
     return sorted(found)
 
 
-def reexports(module: str) -> set[str]:
-    """The classes and functions ``module`` lists in ``__all__`` but defines elsewhere."""
+def defined_elsewhere(module: str) -> dict[str, str]:
+    """The classes and functions ``module`` lists in ``__all__`` but defines elsewhere, with
+    the module that defines each."""
     value = importlib.import_module(module)
-    return {name for name in getattr(value, "__all__", ())
-            if (inspect.isclass(getattr(value, name)) or inspect.isroutine(getattr(value, name)))
-            and getattr(value, name).__module__ != module}
+    found = {}
+    for name in getattr(value, "__all__", ()):
+        member = getattr(value, name)
+        if (inspect.isclass(member) or inspect.isroutine(member)) and member.__module__ != module:
+            found[name] = str(member.__module__)
+    return found
+
+
+def reexports(module: str) -> set[str]:
+    """The names of :func:`defined_elsewhere` whose home is a public module, which documents
+    them; one from a private module (upgrade's ``Change``) is documented here."""
+    return {name for name, home in defined_elsewhere(module).items()
+            if not any(part.startswith("_") for part in home.split("."))}
 
 
 def data_names(module: str) -> list[str]:
@@ -72,6 +83,8 @@ class TargetlangApi(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         lines: list[str] = []
+        documented: set[str] = set()  # private homes already given an entry (pyscripts' and
+        # upgrade's Finding are one class: its entry is in the first module that lists it)
         for module in public_modules():
             title = f"``{module}``"
             lines += [title, "-" * len(title), ""]
@@ -86,8 +99,13 @@ class TargetlangApi(SphinxDirective):
                 # Values (constants, type aliases) have no __module__ to tell where they were
                 # defined: each one __all__ lists gets its entry here, written out.
                 values = data_names(module)
-                excluded = sorted(reexports(module) | set(values))
+                elsewhere = defined_elsewhere(module)
+                seen = {name for name, home in elsewhere.items() if f"{home}.{name}" in documented}
+                documented |= {f"{home}.{name}" for name, home in elsewhere.items()}
+                excluded = sorted(reexports(module) | set(values) | seen)
                 lines += [f".. automodule:: {module}"]
+                if set(defined_elsewhere(module)) - set(excluded):
+                    lines += ["   :imported-members:"]  # limited to __all__, as always
                 if excluded:
                     lines += [f"   :exclude-members: {', '.join(excluded)}"]
                 lines += [""]

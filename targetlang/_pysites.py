@@ -1,0 +1,1229 @@
+"""The legacy target sites of one Python program, and what each becomes: the engine of
+:mod:`targetlang.pyscripts` (see its docstring for the rules)."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import tokenize
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from ._pyflow import Binding, Scopes
+from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value, json_text, minimal
+from .environment import Environment
+from .errors import TargetError
+from .migration import LEGACY_DIALECT, MigrationWarning, migrate
+from .target import parse
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A place that was not rewritten, and why."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column + 1}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """One site replaced: where, the old source text, the new source text, and ``kind``:
+    ``"rewritten"`` (what the target release reads) or ``"bridged"`` (routed through
+    :mod:`targetlang.compat` at run time)."""
+
+    line: int
+    column: int
+    old: str
+    new: str
+    kind: str = "rewritten"
+
+
+def py_literal(value: Any) -> str:
+    """A Python expression for a JSON value (dicts, lists, strings, numbers, bools, None)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def py_json_text(value: dict[str, Any]) -> str:
+    """A Python string literal holding the JSON text of ``value`` (single-quoted when the
+    text has double quotes, as ``repr`` picks)."""
+    return repr(json_text(value))
+
+
+# ---- names -------------------------------------------------------------------------------------
+
+#: Spellings of the functions inside TVM's package, read as the public name.
+CANONICAL = {
+    "tvm.target.target.Target": "tvm.target.Target",
+    "tvm.driver.build": "tvm.build",
+    "tvm.driver.build_module.build": "tvm.build",
+    "tvm.driver.compile": "tvm.compile",
+    "tvm.driver.build_module.compile": "tvm.compile",
+    "tvm.relax.vm_build.build": "tvm.relax.build",
+    "tvm.relay.build_module.build": "tvm.relay.build",
+    "tvm.script.ir_builder.tir.target": "tvm.script.tir.target",
+    "tvm.script.ir_builder.tir.ir.target": "tvm.script.tir.target",
+    "tvm.script.parser.tir.target": "tvm.script.tir.target",
+}
+#: Positional parameters that are targets: TVM 0.21's signatures (relay.build: TVM 0.19's).
+POSITIONS: Mapping[str, Mapping[int, str]] = {
+    "tvm.target.Target": {0: "target", 1: "host"},
+    "tvm.script.tir.target": {0: "target", 1: "host"},  # T.target(target_config, host)
+    "tvm.compile": {1: "target"},
+    "tvm.relax.build": {1: "target"},
+    "tvm.relay.build": {1: "target", 2: "target_host"},
+    # tvm.build is (mod, target, pipeline) since 0.20 and (inputs, args, target, target_host)
+    # before; _build_positions tells them apart.
+    "tvm.build": {},
+}
+#: Keywords that are targets in every call into ``tvm`` (build, compile, tuning, ...).
+TARGET_KEYWORDS = frozenset({"target", "target_host"})
+#: Calls whose ``host=`` is a target (elsewhere ``host`` may be a machine's name).
+HOST_KEYWORD = frozenset({"tvm.target.Target", "tvm.script.tir.target"})
+#: Names of pytest parameters and argparse options that hold a target.
+TARGET_NAMES = frozenset({"target", "target_host"})
+#: Calls that return a ``Target``.
+MAKES_TARGET = frozenset({"tvm.target.Target", "tvm.target.Target.current",
+                          "tvm.target.Target.target_or_current", "tvm.target.Target.from_device",
+                          "tvm.target.Target.canon_target", "tvm.target.Target.with_host"})
+
+
+def package_of(path: str) -> list[str] | None:
+    """The package a file at ``path`` is part of when it lies in a ``tvm`` tree
+    (``python/tvm/relax/x.py`` -> ``tvm.relax``), for its relative imports."""
+    parts = list(PurePath(path).parts[:-1])
+    if "tvm" not in parts:
+        return None
+    start = len(parts) - 1 - parts[::-1].index("tvm")
+    return parts[start:]
+
+
+def aliases(scopes: Scopes, path: str) -> dict[str, str]:
+    """Each name the program binds to a ``tvm`` module or object, and what it is."""
+    names: dict[str, str] = {}
+    package = package_of(path)
+    for node in [*scopes.of(ast.Import), *scopes.of(ast.ImportFrom)]:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tvm" or alias.name.startswith("tvm."):
+                    if alias.asname:
+                        names[alias.asname] = alias.name
+                    else:
+                        names["tvm"] = "tvm"
+        elif isinstance(node, ast.ImportFrom):
+            module = import_module(node, package)
+            if module is not None and (module == "tvm" or module.startswith("tvm.")):
+                for alias in node.names:
+                    if alias.name != "*":
+                        names[alias.asname or alias.name] = f"{module}.{alias.name}"
+    return names
+
+
+def import_module(node: ast.ImportFrom, package: list[str] | None) -> str | None:
+    """The absolute module of a from-import (relative ones only inside a ``tvm`` tree)."""
+    if node.level == 0:
+        return node.module
+    if package is None or node.level > len(package):
+        return None
+    base = package[:len(package) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def qualified(func: ast.expr, names: Mapping[str, str]) -> str | None:
+    """The public dotted name of a callee spelled through the program's tvm imports."""
+    spelled = dotted(func)
+    if spelled is None:
+        return None
+    head, _, rest = spelled.partition(".")
+    if head not in names:
+        return None
+    name = names[head] + ("." + rest if rest else "")
+    if name.startswith("tvm.target.target."):  # the module tvm.target re-exports
+        name = "tvm.target." + name[len("tvm.target.target."):]
+    return CANONICAL.get(name, name)
+
+
+def _build_positions(call: ast.Call) -> Mapping[int, str]:
+    second = call.args[1] if len(call.args) > 1 else None
+    if isinstance(second, (ast.Constant, ast.JoinedStr)) and \
+            isinstance(getattr(second, "value", ""), str):
+        return {1: "target"}  # build(mod, target, pipeline)
+    return {2: "target", 3: "target_host"}  # build(inputs, args, target, target_host)
+
+
+_PARAMETERS: dict[str, list[tuple[str, dict[int, str]]]] | None = None
+
+
+def target_positions(name: str) -> Mapping[int, str]:
+    """The positions of ``name``'s parameters that are targets: TVM 0.18's and 0.21's
+    signatures (``_data/releases/target-parameters.json``), a re-export (``tvm.meta_schedule.
+    tune_tir`` of ``tvm.meta_schedule.tir_integration.tune_tir``) read as what it exports."""
+    global _PARAMETERS
+    if name in POSITIONS:
+        return POSITIONS[name]
+    if _PARAMETERS is None:
+        from ._schema.facts import data_json  # on first use: a call into tvm asks
+
+        _PARAMETERS = {}
+        for full, where in data_json("releases/target-parameters.json")["functions"].items():
+            _PARAMETERS.setdefault(full.rsplit(".", 1)[-1], []).append(
+                (full, {int(i): role for i, role in where.items()}))
+    prefix, _, last = name.rpartition(".")
+    found = [where for full, where in _PARAMETERS.get(last, [])
+             if full == name or full.startswith(prefix + ".")]
+    if found and all(where == found[0] for where in found):
+        return found[0]
+    return {}
+
+
+def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
+    """The (role, expression) of each argument of a call into ``tvm`` that is a target."""
+    positions = _build_positions(call) if name == "tvm.build" else target_positions(name)
+    found = [(positions[i], arg) for i, arg in enumerate(call.args) if i in positions]
+    keywords = TARGET_KEYWORDS | ({"host"} if name in HOST_KEYWORD else set())
+    found += [(kw.arg, kw.value) for kw in call.keywords if kw.arg in keywords]
+    return [(role, node) for role, node in found if not isinstance(node, ast.Starred)]
+
+
+def removed_helpers(target_dialect: str) -> frozenset[str]:
+    """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
+    from ._schema.facts import data_json  # on first use: only a file calling tvm.target asks
+
+    helpers = data_json("releases/python-helpers.json")
+    exported = helpers["by_release"].get("tvm-0.21", {})
+    return frozenset(name for name in exported
+                     if target_dialect not in helpers["helpers"][name]["releases"])
+
+
+# ---- values ------------------------------------------------------------------------------------
+
+@dataclass
+class Value:
+    """What an expression in a target position may hold: ``literals`` (string constants that
+    reach it, ``direct`` when written there), or ``unknown`` (why: run time decides), or a
+    value that needs nothing (a ``Target``, a dict, ``None``)."""
+
+    literals: list[tuple[ast.Constant, bool]] = field(default_factory=list)
+    unknown: str | None = None
+    may_be_none: bool = False
+
+    def merge(self, other: Value) -> Value:
+        return Value(self.literals + other.literals, self.unknown or other.unknown,
+                     self.may_be_none or other.may_be_none)
+
+
+_KNOWN = Value()
+
+
+class Engine:
+    """One program's sites, rewritten or reported."""
+
+    def __init__(self, text: str, tree: ast.Module, *, path: str, target_dialect: str,
+                 environment: Environment | None, runtime: bool, full: bool) -> None:
+        self.text, self.tree, self.path = text, tree, path
+        self.dialect, self.environment = target_dialect, environment
+        self.runtime, self.full = runtime, full
+        self.scopes = Scopes(tree)
+        self.names = aliases(self.scopes, path)
+        self.source = Source(text)
+        self.edits: dict[tuple[int, int], str] = {}
+        self.rewrites: list[Rewrite] = []
+        self.findings: list[Finding] = []
+        self.done: set[int] = set()  # the literals already rewritten or reported
+        self.compat = False  # whether ``import targetlang.compat`` is needed
+        self.import_tvm = False  # whether ``import tvm`` is needed (a bare helper rewritten)
+        self.tvm_imported = False
+        self.helper_uses: dict[str, list[tuple[ast.Name, str]]] = {}  # name -> (use, outcome)
+        self._argparse: dict[str, list[ast.Call]] | None = None
+        self._following: set[tuple[int, str]] = set()  # functions being followed: no cycles
+        self._helpers: frozenset[str] | None = None
+
+    # ---- driving -----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        if self.names:
+            for call in self.scopes.of(ast.Call):
+                self._call(call)
+            self._helper_imports()
+            self._parametrized()
+        if self.names:
+            self._properties()
+        self._unknown_literals()
+        newline = self.newline()
+        lines = [line + newline for line, needed in (("import tvm", self.import_tvm and
+                                              not self.tvm_imported),
+                                             ("import targetlang.compat", self.compat))
+                 if needed]
+        if lines:
+            offset, inline = self.insertion()
+            new = ("".join("; " + line.strip() for line in lines) if inline else "".join(lines))
+            self._add(offset, offset, self.edits.get((offset, offset), "") + new)
+
+    def helpers(self) -> frozenset[str]:
+        if self._helpers is None:
+            self._helpers = removed_helpers(self.dialect)
+        return self._helpers
+
+    def finding(self, node: ast.AST, message: str) -> None:
+        self.findings.append(Finding(self.path, getattr(node, "lineno", 1),
+                                     getattr(node, "col_offset", 0), message))
+
+    def _add(self, start: int, end: int, new: str) -> None:
+        self.edits[(start, end)] = new
+
+    def absorb(self, node: ast.AST) -> str:
+        """The text of ``node`` with the edits already made inside it, which it takes over
+        (an expression about to be replaced as a whole: ``mali().device_name``)."""
+        start, end = self.source.span(node)
+        inner = sorted((s, e, new) for (s, e), new in self.edits.items()
+                       if start <= s and e <= end)
+        for s, e, _ in inner:
+            del self.edits[(s, e)]
+        shifted = [(s - start, e - start, new) for s, e, new in inner]
+        return apply_edits(self.text[start:end], shifted)
+
+    def replace(self, node: ast.AST, new: str, kind: str = "rewritten") -> None:
+        start, end = self.source.span(node)
+        self._add(start, end, new)
+        self.rewrites.append(Rewrite(getattr(node, "lineno", 1), getattr(node, "col_offset", 0),
+                                     self.text[start:end], new, kind))
+
+    # ---- calls -------------------------------------------------------------------------------
+
+    def _call(self, call: ast.Call) -> None:
+        name = qualified(call.func, self.names)
+        if name is None:
+            return
+        if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
+            self._helper(call, name[len("tvm.target."):])
+            return
+        if name.startswith("tvm."):
+            for role, node in target_arguments(call, name):
+                self._site(call, name, role, node)
+
+    def _site(self, call: ast.Call, name: str, role: str, node: ast.expr) -> None:
+        value = self.value(node)
+        wrapped = value.unknown is not None and self.runtime and \
+            name != "tvm.target.Target" and not value.may_be_none
+        for literal, direct in value.literals:
+            if direct and wrapped:
+                continue  # inside the bridged expression: compat reads it as TVM 0.21 did
+            self._literal(literal, direct, f"{role} of {name}", certain=name in POSITIONS)
+        if value.unknown is None:
+            return
+        # the pieces of a computed target are reported (or bridged) with it, not one by one
+        self.done.update(id(n) for n in ast.walk(node) if type(n) is ast.Constant)
+        if self.runtime and name == "tvm.target.Target":
+            self._bridge_callee(call, "Target")  # compat.Target reads target and host
+            return
+        if self.runtime and not value.may_be_none:
+            self.compat = True
+            self.replace(node, f"targetlang.compat.Target({self.absorb(node)})", "bridged")
+            return
+        hint = ("route it through targetlang.compat (upgrade --runtime)" if not self.runtime
+                else "it may be None here, which targetlang.compat.Target does not take")
+        self.finding(node, f"{role} of {name} is {value.unknown}: its value is known only at "
+                           f"run time; a legacy target string there fails on TVM >= 0.24: "
+                           f"give it TargetJSON, or {hint}")
+
+    def _bridge_callee(self, call: ast.Call, helper: str) -> None:
+        if any(r.kind == "bridged" and r.line == call.func.lineno and
+               r.column == call.func.col_offset for r in self.rewrites):
+            return
+        self.compat = True
+        if isinstance(call.func, ast.Name) and helper != "Target":
+            # a helper imported by name: imported from targetlang.compat instead
+            self.helper_uses.setdefault(call.func.id, []).append((call.func, "bridged"))
+            self.rewrites.append(Rewrite(call.lineno, call.col_offset, call.func.id,
+                                         call.func.id, "bridged"))
+            return
+        self.replace(call.func, f"targetlang.compat.{helper}", "bridged")
+
+    # ---- literals ----------------------------------------------------------------------------
+
+    def _literal(self, node: ast.Constant, direct: bool, role: str, certain: bool = True) -> None:
+        if id(node) in self.done:
+            return
+        self.done.add(id(node))
+        start, end = self.source.span(node)
+        if not single_literal(self.text[start:end]):
+            self.finding(node, f"{role} is a concatenation of string literals; not rewritten")
+            return
+        answer = convert_value(str(node.value), target_dialect=self.dialect, full=self.full,
+                               environment=self.environment)
+        if isinstance(answer, Unchanged):
+            return
+        if isinstance(answer, NotATarget):
+            if certain:  # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target
+                self.finding(node, f"{role} {node.value!r} is not a target in any release: "
+                                   f"{answer.reason}")
+            return
+        if isinstance(answer, NeedsPerson):
+            self.finding(node, f"{role} {node.value!r}: {answer.reason}; not rewritten")
+            return
+        self.replace(node, py_literal(answer.json) if direct else py_json_text(answer.json))
+
+    # ---- following a value -------------------------------------------------------------------
+
+    def value(self, node: ast.expr, depth: int = 0, direct: bool = True) -> Value:
+        """What ``node`` may hold, following names (see the module docstring)."""
+        if depth > 12:
+            return Value(unknown="a value bound through too many names")
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return Value(may_be_none=True)
+            if isinstance(node.value, str):
+                return Value(literals=[(node, direct)])
+            return _KNOWN  # a number or bytes: no legacy target, nothing to rewrite
+        if isinstance(node, ast.Dict):
+            return _KNOWN
+        if isinstance(node, (ast.List, ast.Tuple)):  # several targets (heterogeneous builds)
+            found = Value()
+            for element in node.elts:
+                found = found.merge(self.value(element, depth + 1, direct))
+            return found
+        if isinstance(node, ast.Call):
+            return self._call_value(node)
+        if isinstance(node, ast.JoinedStr):
+            return Value(unknown="an f-string")
+        if isinstance(node, ast.BinOp):
+            return Value(unknown="a computed string (concatenation or formatting)")
+        if isinstance(node, ast.IfExp):
+            return self.value(node.body, depth + 1, direct).merge(
+                self.value(node.orelse, depth + 1, direct))
+        if isinstance(node, ast.Name):
+            return self._name(node, depth)
+        if isinstance(node, ast.Subscript):
+            return self._item(node, depth)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node)
+        return Value(unknown=f"a {type(node).__name__} expression")
+
+    def _call_value(self, node: ast.Call) -> Value:
+        name = qualified(node.func, self.names) or ""
+        if name in MAKES_TARGET or (name.startswith("tvm.target.") and
+                                    name[len("tvm.target."):] in self.helpers()):
+            return _KNOWN
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("with_host",):
+            return _KNOWN
+        returned = self._returns(node)
+        if returned is not None:
+            return returned
+        return Value(unknown=f"the result of {dotted(node.func) or 'a call'}(...)")
+
+    def _returns(self, call: ast.Call) -> Value | None:
+        """What a function of this program returns, when every ``return`` is known."""
+        if not isinstance(call.func, ast.Name):
+            return None
+        binding = self.scopes.resolve(call.func)
+        function = binding.node if binding is not None else None
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                (id(function), "return") in self._following:
+            return None
+        if function.returns is not None and _is_target_annotation(function.returns):
+            return _KNOWN
+        returns = [r for r in self.scopes.of(ast.Return)
+                   if self.scopes.enclosing(r) is function]
+        if not returns:
+            return None
+        self._following.add((id(function), "return"))
+        try:
+            found = Value()
+            for statement in returns:
+                if statement.value is None:
+                    found.may_be_none = True
+                    continue
+                value = self.value(statement.value, 1, direct=False)
+                if value.unknown is not None:
+                    return None
+                found = found.merge(value)
+            return found
+        finally:
+            self._following.discard((id(function), "return"))
+
+    def _name(self, node: ast.Name, depth: int) -> Value:
+        binding = self.scopes.resolve(node)
+        if binding is None:
+            if node.id in self.names:
+                return _KNOWN if self.names[node.id] in MAKES_TARGET else Value(
+                    unknown=f"the name {node.id!r}")
+            scope = self.scopes.lookup(node.id, node)
+            if scope is not None and depth < 6:
+                # bound more than once: fine when every binding is (a Target, say)
+                merged = Value()
+                for candidate in scope[1]:
+                    merged = merged.merge(self._binding(candidate, depth + 1))
+                    if merged.unknown is not None:
+                        break
+                else:
+                    return merged
+            return Value(unknown=f"the variable {node.id!r}, bound more than once or "
+                                 "elsewhere")
+        found = self._binding(binding, depth)
+        if found.unknown is not None and not found.unknown.startswith(("the variable",
+                                                                       "the parameter")):
+            found.unknown = f"the variable {node.id!r}, {found.unknown}"
+        return found
+
+    def _binding(self, binding: Binding, depth: int) -> Value:
+        if binding.value is not None:
+            return self.value(binding.value, depth + 1, direct=False)
+        if binding.iterable is not None:
+            return self._items(binding.iterable, depth, f"an item of {_short(binding.iterable)}")
+        if binding.parameter is not None:
+            return self._parameter(binding)
+        statement = self.scopes.statement(binding.node)
+        if isinstance(statement, (ast.For, ast.AsyncFor)):
+            return Value(unknown=f"the variable {binding.name!r}, unpacked from an item of "
+                                 f"{_short(statement.iter)}")
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            return Value(unknown=f"the variable {binding.name!r}, imported from another module")
+        return Value(unknown=f"the variable {binding.name!r}")
+
+    def _items(self, container: ast.expr, depth: int, what: str) -> Value:
+        """Every item a container expression may give (a list, tuple, set or dict display,
+        possibly through a name)."""
+        if isinstance(container, ast.Name):
+            binding = self.scopes.resolve(container)
+            if binding is not None and binding.value is not None:
+                return self._items(binding.value, depth + 1, what)
+        if isinstance(container, ast.Call) and isinstance(container.func, ast.Attribute) and \
+                container.func.attr == "values" and not container.args:
+            return self._items(container.func.value, depth + 1, what)
+        if isinstance(container, (ast.List, ast.Tuple, ast.Set)):
+            found = Value()
+            for element in container.elts:
+                found = found.merge(self.value(element, depth + 1, direct=False))
+            return found
+        if isinstance(container, ast.Dict):
+            found = Value()
+            for element in container.values:
+                found = found.merge(self.value(element, depth + 1, direct=False))
+            return found
+        return Value(unknown=what)
+
+    def container(self, node: ast.expr) -> ast.expr:
+        """A list, tuple or dict display ``node`` names (bound once to it), else ``node``."""
+        for _ in range(12):
+            if not isinstance(node, ast.Name):
+                break
+            binding = self.scopes.resolve(node)
+            if binding is None or binding.value is None:
+                break
+            node = binding.value
+        return node
+
+    def _item(self, node: ast.Subscript, depth: int) -> Value:
+        if isinstance(node.value, (ast.Name, ast.List, ast.Tuple, ast.Dict)):
+            found = self._items(node.value, depth, "")
+            if found.unknown is None:
+                return found
+        return Value(unknown=f"an item of {_short(node.value)}")
+
+    def _attribute(self, node: ast.Attribute) -> Value:
+        if self._option(node.attr):
+            return Value(unknown=f"the command-line option --{_flag(node.attr)} "
+                                 f"({_short(node)})")
+        return Value(unknown=f"the attribute {_short(node)}")
+
+    def _option(self, dest: str, only: list[ast.Call] | None = None) -> bool:
+        """An argparse option whose value flows into a target: its default and choices become
+        JSON text. Whether the program has such an option."""
+        calls = self.argparse().get(dest, []) if only is None else only
+        for call in calls:
+            for keyword in call.keywords:
+                if keyword.arg == "default":
+                    for literal, _ in self.value(keyword.value, direct=False).literals:
+                        self._literal(literal, False, f"the default of --{_flag(dest)}")
+                elif keyword.arg == "choices":
+                    for literal, _ in self._items(keyword.value, 0, "").literals:
+                        self._literal(literal, False, f"a choice of --{_flag(dest)}")
+        return bool(calls)
+
+    def argparse(self) -> dict[str, list[ast.Call]]:
+        """The program's ``add_argument`` calls by destination."""
+        if self._argparse is None:
+            self._argparse = {}
+            for call in self.scopes.of(ast.Call):
+                if isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument":
+                    dest = argparse_dest(call)
+                    if dest is not None:
+                        self._argparse.setdefault(dest, []).append(call)
+        return self._argparse
+
+    def _parameter(self, binding: Binding) -> Value:
+        parameter, function = binding.parameter, binding.function
+        assert parameter is not None
+        if parameter.annotation is not None and _is_target_annotation(parameter.annotation):
+            return _KNOWN
+        values = self.pytest_values(binding.name, function)
+        if values is not None:
+            found = Value()
+            for value in values:
+                found = found.merge(self.value(value, 1, direct=False))
+            return found
+        default = binding.default
+        none = isinstance(default, ast.Constant) and default.value is None
+        where = getattr(function, "name", "a lambda")
+        passed = self._arguments(binding)
+        if passed is not None:
+            return passed
+        if isinstance(default, ast.Constant) and isinstance(default.value, str):
+            # the default reaches the target whenever a caller leaves the parameter out
+            self._literal(default, False, f"the default of the parameter {binding.name!r}")
+        fixture = any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
+            "fixture") for d in getattr(function, "decorator_list", []))
+        who = ("pytest gives it at run time" if where.startswith("test") or fixture else
+               "its callers decide")
+        return Value(unknown=f"the parameter {binding.name!r} of {where} ({who})",
+                     may_be_none=none)
+
+    def _calls_of(self, function: ast.AST) -> list[ast.Call] | None:
+        """Every call of a function this program alone calls (nested in a function, private,
+        or in a test or script file that nothing imports), when the program only ever calls
+        it (never passes it on); else None."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                function.decorator_list:
+            return None
+        outer = self.scopes.enclosing(function)
+        if isinstance(outer, ast.ClassDef):
+            return None
+        name = PurePath(self.path).name
+        if outer is self.tree and not function.name.startswith("_") and not (
+                name.startswith("test_") or name.endswith("_test.py") or
+                package_of(self.path) is None and "/python/" not in self.path):
+            return None
+        calls: list[ast.Call] = []
+        for read in self.scopes.of(ast.Name):
+            if read.id != function.name or not isinstance(read.ctx, ast.Load):
+                continue
+            binding = self.scopes.resolve(read)
+            if binding is None:
+                found = self.scopes.lookup(read.id, read)
+                if found is not None and any(b.node is function for b in found[1]):
+                    return None  # perhaps this function, perhaps another of the name
+                continue
+            if binding.node is not function:
+                continue  # another function of the same name
+            parent = self.scopes.parent.get(read)
+            if not (isinstance(parent, ast.Call) and parent.func is read):
+                return None  # passed on: its callers are elsewhere
+            calls.append(parent)
+        return calls or None
+
+    def _arguments(self, binding: Binding) -> Value | None:
+        """The values the program's own calls pass to a parameter, when they are all known."""
+        function, parameter = binding.function, binding.parameter
+        assert parameter is not None
+        if (id(function), binding.name) in self._following:
+            return None
+        calls = self._calls_of(function) if function is not None else None
+        if calls is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        if parameter in (arguments.vararg, arguments.kwarg):
+            return None
+        index = positional.index(parameter) if parameter in positional else None
+        self._following.add((id(function), binding.name))
+        try:
+            found = Value()
+            for call in calls:
+                if any(isinstance(a, ast.Starred) for a in call.args) or \
+                        any(k.arg is None for k in call.keywords):
+                    return None
+                given = [k.value for k in call.keywords if k.arg == binding.name]
+                if index is not None and index < len(call.args):
+                    given.append(call.args[index])
+                if not given:
+                    if binding.default is None:
+                        return None
+                    given = [binding.default]
+                value = self.value(given[0], 1, direct=False)
+                if value.unknown is not None:
+                    return None
+                found = found.merge(value)
+            return found
+        finally:
+            self._following.discard((id(function), binding.name))
+
+    def pytest_values(self, name: str, function: ast.AST | None) -> list[ast.expr] | None:
+        """The values pytest gives the parameter ``name`` of ``function``, when every one is
+        written in the program (``parametrize``, ``tvm.testing.parametrize_targets``,
+        ``name = tvm.testing.parameter(...)``)."""
+        decorators = getattr(function, "decorator_list", [])
+        for decorator in decorators:
+            if not isinstance(decorator, ast.Call):
+                continue
+            callee = dotted(decorator.func) or ""
+            if callee.endswith("parametrize_targets") and name == "target":
+                return [a for a in decorator.args if not isinstance(a, ast.Starred)] \
+                    if decorator.args and not any(
+                        isinstance(a, ast.Starred) for a in decorator.args) else None
+            if callee.endswith("mark.parametrize") and len(decorator.args) >= 2:
+                values = _parametrize_values(decorator.args[0], self.container(
+                    decorator.args[1]), name)
+                if values is not None:
+                    return values
+        module = self.scopes.bindings.get(self.tree, {}).get(name, [])
+        if len(module) != 1:
+            return None
+        if isinstance(module[0].value, ast.Call):  # name = tvm.testing.parameter(a, b, ...)
+            call = module[0].value
+            if (dotted(call.func) or "").endswith("testing.parameter") and not call.keywords \
+                    and not any(isinstance(a, ast.Starred) for a in call.args):
+                return list(call.args)
+            return None
+        # a, b = tvm.testing.parameters((a1, b1), (a2, b2), ...)
+        holder = self.scopes.parent.get(module[0].node)
+        assign = self.scopes.parent.get(holder) if holder is not None else None
+        if isinstance(holder, ast.Tuple) and isinstance(assign, ast.Assign) and \
+                isinstance(assign.value, ast.Call) and \
+                (dotted(assign.value.func) or "").endswith("testing.parameters") and \
+                all(isinstance(e, ast.Name) for e in holder.elts):
+            index = holder.elts.index(module[0].node)  # type: ignore[arg-type]
+            values = []
+            for row in assign.value.args:
+                if not isinstance(row, (ast.Tuple, ast.List)) or \
+                        len(row.elts) != len(holder.elts):
+                    return None
+                values.append(row.elts[index])
+            return values
+        return None
+
+    def _parametrized(self) -> None:
+        """pytest parameters named ``target``/``target_host``: their literals hold targets
+        whether or not this file shows them reaching one."""
+        functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = [
+            *self.scopes.of(ast.FunctionDef), *self.scopes.of(ast.AsyncFunctionDef)]
+        for node in functions:
+            for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+                if arg.arg in TARGET_NAMES:
+                    for value in self.pytest_values(arg.arg, node) or []:
+                        for literal, _ in self.value(value, 1, direct=False).literals:
+                            self._literal(literal, False, f"the pytest parameter {arg.arg!r}")
+        for dest in TARGET_NAMES:
+            self._option(dest)
+        for dest, calls in self.argparse().items():
+            for call in calls:
+                self._target_typed_option(dest, call)
+
+    def _target_typed_option(self, dest: str, call: ast.Call) -> None:
+        """``add_argument("--x", type=Target, default=...)``: argparse hands the default and
+        every value given on the command line to ``Target``."""
+        typed = next((k.value for k in call.keywords if k.arg == "type"), None)
+        if typed is None or qualified(typed, self.names) != "tvm.target.Target":
+            return
+        self._option(dest, [call])
+        if self.runtime:
+            self.compat = True
+            self.replace(typed, "targetlang.compat.Target", "bridged")
+            return
+        self.finding(typed, f"--{_flag(dest)} is read by Target at run time: a legacy target "
+                            "string given on the command line fails on TVM >= 0.24; give it "
+                            "TargetJSON, or route it through targetlang.compat (upgrade "
+                            "--runtime)")
+
+    # ---- the removed helpers -----------------------------------------------------------------
+
+    def _helper(self, call: ast.Call, helper: str) -> None:
+        if isinstance(call.func, ast.Name):
+            outcome = self._rewrite_helper(call, helper)
+            self.helper_uses.setdefault(call.func.id, []).append((call.func, outcome))
+            return
+        self._rewrite_helper(call, helper)
+
+    def _rewrite_helper(self, call: ast.Call, helper: str) -> str:
+        """``tvm.target.cuda("v100")`` with arguments known before run time becomes
+        ``tvm.target.Target({...})``: what the helper returned in TVM 0.21
+        (``targetlang.presets``), migrated. Returns "rewritten", "bridged" or "reported"."""
+        from . import presets  # on first use: only a helper call needs what it returned
+
+        self.done.update(id(n) for n in ast.walk(call) if type(n) is ast.Constant)
+        try:
+            if any(k.arg is None for k in call.keywords) or \
+                    any(isinstance(a, ast.Starred) for a in call.args):
+                raise ValueError("unpacked arguments")
+            args = [self.constant(a) for a in call.args]
+            kwargs = {k.arg: self.constant(k.value) for k in call.keywords if k.arg is not None}
+            if helper == "hexagon":  # TVM 0.21's takes **kwargs and ignores what it never reads
+                import inspect
+
+                reads = set(inspect.signature(presets.hexagon).parameters) - {
+                    "environment", "dialect"}
+                kwargs = {k: v for k, v in kwargs.items() if k in reads}
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            if self.runtime:
+                self._bridge_callee(call, helper)
+                return "bridged"
+            self.finding(call, f"tvm.target.{helper} (removed in TVM 0.24) has arguments known "
+                               "only at run time; not rewritten: route it through "
+                               "targetlang.compat (upgrade --runtime)")
+            return "reported"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                if helper == "create":
+                    built = parse(*args, **kwargs, dialect=LEGACY_DIALECT)
+                else:
+                    built = getattr(presets, helper)(*args, **kwargs, dialect=LEGACY_DIALECT)
+                migrated = migrate(built, target_dialect=self.dialect,
+                                   environment=self.environment)
+            except (TargetError, TypeError, ValueError, KeyError) as error:
+                why = error.message if isinstance(error, TargetError) else str(error)
+                self.finding(call, f"tvm.target.{helper}(...): {why} (so did TVM 0.21); "
+                                   "not rewritten")
+                return "reported"
+        lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+        if lost:
+            self.finding(call, f"tvm.target.{helper}(...) cannot be migrated without loss "
+                               f"({'; '.join(lost)}); not rewritten")
+            return "reported"
+        if not self.full:
+            migrated = minimal(migrated, self.dialect)
+        self.replace(call, f"{self.target_callee(call)}({py_literal(migrated)})")
+        return "rewritten"
+
+    def constant(self, node: ast.expr, depth: int = 0) -> Any:
+        """The value of an argument known before run time: a literal, or a name bound once
+        to one."""
+        if isinstance(node, ast.Name) and depth < 12:
+            binding = self.scopes.resolve(node)
+            if binding is not None and binding.value is not None:
+                return self.constant(binding.value, depth + 1)
+        return ast.literal_eval(node)
+
+    def target_callee(self, call: ast.Call) -> str:
+        """How the program can spell ``tvm.target.Target`` where ``call`` is."""
+        if isinstance(call.func, ast.Attribute):
+            start, end = self.source.span(call.func)
+            return self.text[start:end].rsplit(".", 1)[0] + ".Target"
+        for name, full_name in self.names.items():
+            if CANONICAL.get(full_name, full_name) == "tvm.target.Target" and \
+                    self.scopes.bindings.get(self.tree, {}).get(name):
+                return name
+        if self.names.get("tvm") == "tvm":
+            return "tvm.target.Target"
+        for name, full_name in self.names.items():
+            if full_name == "tvm.target" and self.scopes.bindings.get(self.tree, {}).get(name):
+                return f"{name}.Target"
+        self.import_tvm = True
+        return "tvm.target.Target"
+
+    def _helper_imports(self) -> None:
+        """``from tvm.target import cuda`` fails on a release without the helper: drop the
+        names whose every call was rewritten, import the bridged ones from targetlang.compat,
+        and report the rest."""
+        package = package_of(self.path)
+        for node in self.scopes.of(ast.ImportFrom):
+            if import_module(node, package) not in (
+                    "tvm.target", "tvm.target.target"):
+                continue
+            removed = [a for a in node.names if a.name in self.helpers()]
+            if not removed:
+                continue
+            bridged, left = [], []
+            for alias in removed:
+                local = alias.asname or alias.name
+                uses = [n for n in self.scopes.of(ast.Name) if n.id == local and
+                        isinstance(n.ctx, ast.Load)]
+                outcomes = {id(n): o for n, o in self.helper_uses.get(local, [])}
+                if any(outcomes.get(id(u)) in (None, "reported") for u in uses):
+                    if self.runtime:
+                        bridged.append(alias)
+                    else:
+                        left.append(alias)
+                elif any(outcomes.get(id(u)) == "bridged" for u in uses):
+                    bridged.append(alias)
+            if left:
+                self.finding(node, f"{', '.join(a.name for a in left)}: removed from tvm.target "
+                                   "in TVM 0.24 (this import fails there) and used here in ways "
+                                   "known only at run time; import from targetlang.compat "
+                                   "(upgrade --runtime)")
+            kept = [a for a in node.names if a.name not in self.helpers() or a in left]
+            statements = []
+            if kept:
+                statements.append(f"from {'.' * node.level}{node.module or ''} import "
+                                  + ", ".join(_alias(a) for a in kept))
+            if bridged:
+                statements.append("from targetlang.compat import "
+                                  + ", ".join(_alias(a) for a in bridged))
+            if self.import_tvm and not self.tvm_imported:
+                statements.append("import tvm")
+                self.tvm_imported = True
+            if not statements and self._drop_line(node):
+                continue
+            new = "; ".join(statements) or "pass"
+            self.replace(node, new, "bridged" if bridged else "rewritten")
+
+    def _drop_line(self, node: ast.ImportFrom) -> bool:
+        """Remove an import that is left with no name, with its line, when the line holds
+        nothing else and its block keeps another statement (else it becomes ``pass``)."""
+        holder = self.scopes.parent.get(node)
+        block: list[ast.stmt] = next((getattr(holder, f) for f in ("body", "orelse", "finalbody")
+                      if node in getattr(holder, f, [])), [])
+        if len(block) < 2 or node.end_lineno is None:
+            return False
+        start, end = self.source.span(node)
+        line_start = self.source.starts[node.lineno - 1]
+        line_end = self.source.starts[node.end_lineno]
+        before, after = self.text[line_start:start], self.text[end:line_end]
+        if before.strip() or after.strip():  # another statement, or a comment to keep
+            return False
+        self._add(line_start, line_end, "")
+        self.rewrites.append(Rewrite(node.lineno, node.col_offset, self.text[start:end], "",
+                                     "rewritten"))
+        return True
+
+    # ---- the Target properties TVM 0.24 removed (target.arch, .mcpu, .libs, ...) -------------
+
+    def _properties(self) -> None:
+        """``t.mcpu`` where ``t`` is known to be a ``Target`` becomes what TVM 0.21's property
+        read, on every release from 0.24 (``t.attrs.get("mcpu", "")``); where ``t`` only
+        looks like one (named ``target``, ``tgt``, ``*_target``), it is reported."""
+        table = property_table(self.dialect)
+        if not table:
+            return
+        for node in self.scopes.of(ast.Attribute):
+            rule = table.get(node.attr)
+            if rule is None or not isinstance(node.ctx, ast.Load):
+                continue
+            parent = self.scopes.parent.get(node)
+            if isinstance(parent, ast.Call) and parent.func is node:
+                continue  # a method of something else
+            known = self.is_target(node.value)
+            new = _property_read(rule)
+            if known and new is not None:
+                self.replace(node, new.format(receiver=self.absorb(node.value)))
+            elif known or _looks_like_target(node.value):
+                how = (f"read {new.format(receiver='target')}" if new is not None else
+                       "compute it from target.kind and target.attrs as TVM 0.21 did")
+                what = "is" if known else "looks like"
+                self.finding(node, f".{node.attr}: {_short(node.value)} {what} a Target, and "
+                                   f"{self.dialect} has no Target.{node.attr} (TVM 0.24 removed "
+                                   f"the properties){'' if known else ' if it is one'}: {how}")
+
+    def is_target(self, node: ast.expr, depth: int = 0) -> bool:
+        """Whether ``node`` surely holds a ``tvm.target.Target``."""
+        if depth > 12:
+            return False
+        if isinstance(node, ast.Call):
+            name = qualified(node.func, self.names) or ""
+            if name in MAKES_TARGET or (name.startswith("tvm.target.") and
+                                        name[len("tvm.target."):] in self.helpers()):
+                return True
+            if isinstance(node.func, ast.Name):
+                binding = self.scopes.resolve(node.func)
+                function = binding.node if binding is not None else None
+                return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    function.returns is not None and _is_target_annotation(function.returns)
+            return False
+        if isinstance(node, ast.Name):
+            binding = self.scopes.resolve(node)
+            if binding is None:
+                return False
+            if binding.value is not None:
+                return self.is_target(binding.value, depth + 1)
+            if binding.parameter is not None:
+                annotation = binding.parameter.annotation
+                return annotation is not None and _is_target_annotation(annotation)
+            if isinstance(binding.node, ast.Name):  # with Target(...) as t:
+                holder = self.scopes.parent.get(binding.node)
+                if isinstance(holder, ast.withitem) and holder.optional_vars is binding.node:
+                    return self.is_target(holder.context_expr, depth + 1)
+        return False
+
+    # ---- literals whose use is unknown -------------------------------------------------------
+
+    def _unknown_literals(self) -> None:
+        """A legacy target string anywhere else (a constant, an expected value, a message):
+        reported, not rewritten: rewriting would change what the code means."""
+        docstrings = {id(n.value) for n in self.scopes.of(ast.Expr)}
+        # the text pieces of an f-string: what it makes is reported where it reaches a target
+        docstrings.update(id(v) for n in self.scopes.of(ast.JoinedStr) for v in n.values)
+        # a format template ("llvm -mcpu=%s" % cpu, "...{}".format(x)) is no target itself:
+        # what it makes is reported where it reaches one
+        docstrings.update(id(n.left) for n in self.scopes.of(ast.BinOp)
+                          if isinstance(n.op, ast.Mod))
+        docstrings.update(id(n.func.value) for n in self.scopes.of(ast.Call)
+                          if isinstance(n.func, ast.Attribute) and n.func.attr == "format")
+        for node in self.scopes.of(ast.Constant):
+            if not isinstance(node.value, str) or \
+                    id(node) in self.done or id(node) in docstrings or \
+                    not looks_like_legacy(node.value):
+                continue
+            answer = convert_value(node.value, target_dialect=self.dialect,
+                                   environment=self.environment)
+            if isinstance(answer, (Unchanged, NotATarget)):
+                continue
+            self.finding(node, f"{node.value!r} is a legacy target string whose use here is not "
+                               f"known to be a target (a constant, an expected value, a "
+                               f"message): not rewritten; where it reaches a target, give it "
+                               f"the JSON text TVM >= 0.24 reads ('targetlang migrate')")
+
+    # ---- where an import goes ----------------------------------------------------------------
+
+    def newline(self) -> str:
+        """The file's line ending (its first line's), for a line added to it."""
+        first = self.source.lines[0] if self.source.lines else ""
+        return "\r\n" if first.endswith("\r\n") else "\r" if first.endswith("\r") else "\n"
+
+    def insertion(self) -> tuple[int, bool]:
+        """Where an import line goes: after the module docstring and ``from __future__``
+        imports, else after the leading comment lines (a PEP 263 cookie stays first)."""
+        body = self.tree.body
+        last: ast.stmt | None = None
+        for index, statement in enumerate(body):
+            if index == 0 and isinstance(statement, ast.Expr) and \
+                    isinstance(statement.value, ast.Constant) and \
+                    isinstance(statement.value.value, str):
+                last = statement
+            elif isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+                last = statement
+            else:
+                break
+        if last is None:
+            line = 1
+            lines = self.source.lines
+            while line <= len(lines) and lines[line - 1].lstrip().startswith("#"):
+                line += 1
+            offset = self.source.starts[line - 1] if line - 1 < len(self.source.starts) \
+                else len(self.text)
+            if offset == len(self.text) and self.text and not self.text.endswith(("\n", "\r")):
+                self._add(offset, offset, self.newline())  # the last comment ends the file
+            return offset, False
+        _, end = self.source.span(last)
+        assert last.end_lineno is not None
+        rest = self.source.lines[last.end_lineno - 1] if last.end_lineno - 1 < len(
+            self.source.lines) else ""
+        line_end = self.source.starts[last.end_lineno - 1] + len(rest)
+        tail = self.text[end:line_end]
+        if tail.strip() and not tail.strip().startswith("#"):
+            return end, True  # another statement follows on the line: "; import ..."
+        if line_end == len(self.text) and not rest.endswith(("\n", "\r")):
+            self._add(line_end, line_end, self.newline())
+        return line_end, False
+
+
+# ---- small helpers -------------------------------------------------------------------------------
+
+
+_PROPERTIES: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def property_table(dialect: str) -> dict[str, dict[str, Any]]:
+    """The TVM 0.21 ``Target`` properties release ``dialect`` lacks or reads differently, with
+    what 0.21 read (``_data/releases/target-properties.json``); empty before 0.24."""
+    if dialect in _PROPERTIES:
+        return _PROPERTIES[dialect]
+    from ._lower.dialects import DIALECTS  # on first use: a file reading a Target asks
+    from ._schema.facts import data_json
+
+    release = DIALECTS[dialect].release if dialect in DIALECTS else None
+    table: dict[str, dict[str, Any]] = {}
+    if release is not None and release >= (0, 24):
+        facts = data_json("releases/target-properties.json")
+        answer = facts["releases"].get(dialect) or facts["releases"][min(facts["releases"])]
+        getattr_too = answer["getattr"] and release >= (0, 25)
+        for name, rule in facts["properties"].items():
+            if name in answer["properties"]:
+                continue  # still a property there
+            if rule.get("index") and getattr_too:
+                continue  # Target.__getattr__ reads attrs[key]: the same value or an error
+            table[name] = rule
+    _PROPERTIES[dialect] = table
+    return table
+
+
+def _property_read(rule: Mapping[str, Any]) -> str | None:
+    """The expression (``{receiver}`` for the target) that reads what 0.21's property read."""
+    if rule.get("computed"):
+        return None
+    key = json.dumps(rule["key"])
+    if rule.get("index"):
+        return f"{{receiver}}.attrs[{key}]"
+    read = f"{{receiver}}.attrs.get({key}, {py_literal(rule['default'])})"
+    # JSON releases give str and int as they are; an array is an Array, 0.21 gave a list
+    return f"list({read})" if rule["wrap"] == "list" else read
+
+
+def _looks_like_target(node: ast.expr) -> bool:
+    name = node.attr if isinstance(node, ast.Attribute) else \
+        node.id if isinstance(node, ast.Name) else ""
+    name = name.lower()
+    return name in ("target", "tgt", "target_host") or name.endswith("_target") or \
+        name.startswith("target_")
+
+
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each ``(start, end, replacement)`` of ``edits`` (sorted, not
+    overlapping) applied."""
+    pieces: list[str] = []
+    last = 0
+    for start, end, new in edits:
+        pieces.append(text[last:start])
+        pieces.append(new)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def argparse_dest(call: ast.Call) -> str | None:
+    """The destination of an ``add_argument`` call (``--target-host`` -> ``target_host``)."""
+    for keyword in call.keywords:
+        if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant) and \
+                isinstance(keyword.value.value, str):
+            return keyword.value.value
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and
+             isinstance(a.value, str)]
+    long = [f for f in flags if f.startswith("--")]
+    chosen = long[0][2:] if long else (flags[0].lstrip("-") if flags else None)
+    return chosen.replace("-", "_") if chosen else None
+
+
+def _flag(dest: str) -> str:
+    return dest.replace("_", "-")
+
+
+def _parametrize_values(names_node: ast.expr, values_node: ast.expr,
+                        name: str) -> list[ast.expr] | None:
+    if not isinstance(names_node, ast.Constant) or not isinstance(names_node.value, str):
+        return None
+    names = [n.strip() for n in names_node.value.split(",") if n.strip()]
+    if name not in names or not isinstance(values_node, (ast.List, ast.Tuple)):
+        return None
+    index = names.index(name)
+    values: list[ast.expr] = []
+    for element in values_node.elts:
+        if isinstance(element, ast.Call) and (dotted(element.func) or "").endswith("param"):
+            if not element.args:
+                return None
+            element = element.args[0] if len(names) == 1 else element
+            if len(names) > 1 and isinstance(element, ast.Call):
+                element = ast.Tuple(elts=list(element.args))
+        if len(names) == 1:
+            values.append(element)
+        elif isinstance(element, (ast.Tuple, ast.List)) and len(element.elts) == len(names):
+            values.append(element.elts[index])
+        else:
+            return None
+    return values
+
+
+def _is_target_annotation(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.rsplit(".", 1)[-1] == "Target"
+    spelled = dotted(node)
+    if spelled is not None:
+        return spelled.rsplit(".", 1)[-1] == "Target"
+    if isinstance(node, ast.Subscript) and (dotted(node.value) or "").endswith("Optional"):
+        return _is_target_annotation(node.slice)
+    return False
+
+
+def _alias(alias: ast.alias) -> str:
+    return f"{alias.name} as {alias.asname}" if alias.asname else alias.name
+
+
+def _short(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_KIND_WORDS: frozenset[str] | None = None
+
+
+def looks_like_legacy(value: str) -> bool:
+    """A cheap first look: the text starts with a kind name of TVM 0.21 followed by options
+    (every legacy string a JSON-only release refuses does, bar removed kinds)."""
+    global _KIND_WORDS
+    if _KIND_WORDS is None:
+        from .target import kinds  # on first use: only a legacy-looking string asks
+
+        _KIND_WORDS = frozenset(kinds(LEGACY_DIALECT))
+    head, _, rest = value.strip().partition(" ")
+    return head in _KIND_WORDS and rest.lstrip().startswith("-")
+
+
+_CANDIDATE: re.Pattern[str] | None = None
+
+
+def might_have_sites(text: str) -> bool:
+    """A cheap look at the text before any parsing: a program that neither names ``tvm`` nor
+    holds a string starting with a kind name and an option has no site."""
+    global _CANDIDATE
+    if "tvm" in text:
+        return True
+    if _CANDIDATE is None:
+        from .target import kinds  # on first use: a file without tvm asks
+
+        words = "|".join(sorted(map(re.escape, kinds(LEGACY_DIALECT)), key=len, reverse=True))
+        _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})\s+-""")
+    return _CANDIDATE.search(text) is not None
+
+
+def single_literal(segment: str) -> bool:
+    """Whether the source of a str constant is one plain (not f-, not concatenated) literal."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(segment).readline)
+                  if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER,
+                                    tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return len(tokens) == 1 and tokens[0].type == tokenize.STRING
+
+
+class Source:
+    """Offsets into the text from the AST's (line, UTF-8 byte column) positions."""
+
+    def __init__(self, text: str) -> None:
+        import re
+
+        self.text = text
+        # Python's own line model: only \n, \r\n and \r end a line (str.splitlines also
+        # splits on \x0c, \x0b, \x1c-\x1e, \x85, \u2028, \u2029, which the tokenizer does not).
+        self.lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+
+    def offset(self, line: int, byte_column: int) -> int:
+        text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
+        return self.starts[line - 1] + len(text.encode("utf-8")[:byte_column].decode("utf-8"))
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        end_line = getattr(node, "end_lineno", None)
+        end_column = getattr(node, "end_col_offset", None)
+        assert end_line is not None and end_column is not None
+        return (self.offset(node.lineno, node.col_offset),  # type: ignore[attr-defined]
+                self.offset(end_line, end_column))
