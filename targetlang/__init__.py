@@ -5,8 +5,8 @@
     >>> t.attrs["arch"], t.keys
     ('sm_80', ('cuda', 'gpu'))
 
-README.md is the reference of the public API and the command line; docs/guide.md tells the
-whole story.
+docs/ has the guides (the command line with its output), the topics and the API reference
+(docs/api.md, built from these docstrings); docs/guide.md tells the whole story.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hypothesis strategies for targets and target text, for your own property tests.
+"""Hypothesis strategies for targets and target text, for your own property tests::
 
     from hypothesis import given
     from targetlang.strategies import targets, target_strings, malformed_strings

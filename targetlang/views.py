@@ -1,10 +1,10 @@
 """Architecture views: one configuration seen at three levels (the pre-RFC's V0/V1/V2).
 
-=====================  ==========================================================================
-``DeviceOnlyView``     one device target, no host (what compiling one TIR function needs)
-``DeviceWithHostView`` one device target and an optional host (``Target(cuda, host=llvm)``)
-``PackagedView``       devices, host, executor and runtime (what a build packages)
-=====================  ==========================================================================
+======================  =========================================================================
+``DeviceOnlyView``      one device target, no host (what compiling one TIR function needs)
+``DeviceWithHostView``  one device target and an optional host (``Target(cuda, host=llvm)``)
+``PackagedView``        devices, host, executor and runtime (what a build packages)
+======================  =========================================================================
 
 Conversions never drop information silently: a view that cannot hold what it is given
 raises :class:`ViewError` naming what would be lost. They may add only TVM's own defaults,

@@ -4,10 +4,13 @@ current library (its examples run, the names and commands it shows exist, its li
 from __future__ import annotations
 
 import doctest
+import importlib
 import re
+from types import ModuleType
 
 import pytest
 from conftest import REPO
+from examples import check_console_examples, console_examples
 from golden import records
 
 import targetlang
@@ -38,10 +41,17 @@ DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted((REPO / "
 @pytest.mark.parametrize("name", sorted(DOCS))
 def test_doc_python_examples_run(name: str) -> None:
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(DOCS[name], {}, name, str(REPO / "docs" / name), 0)
+    # A code fence ends an example's expected output, as a blank line would (as in README.md).
+    text = re.sub(r"^```.*$", "", DOCS[name], flags=re.M)
+    test = parser.get_doctest(text, {}, name, str(REPO / "docs" / name), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("name", sorted(DOCS))
+def test_doc_console_examples_print_what_the_page_shows(name: str) -> None:
+    check_console_examples(console_examples(DOCS[name]))
 
 
 @pytest.mark.parametrize("name", sorted(DOCS))
@@ -57,6 +67,12 @@ def test_doc_names_and_commands_exist(name: str) -> None:
     for dotted in re.findall(r"`targetlang\.([A-Za-z_][\w.]*)", text):
         value: object = targetlang
         for part in dotted.split("."):
+            if isinstance(value, ModuleType) and not hasattr(value, part):
+                try:  # a submodule not imported yet (targetlang.strategies)
+                    value = importlib.import_module(f"{value.__name__}.{part}")
+                    continue
+                except ModuleNotFoundError:
+                    pass
             value = getattr(value, part)  # AttributeError: the page names what is gone
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import doctest
-import io
 import os
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import REPO
+from examples import check_console_examples, console_examples, subcommands_shown
 
-from targetlang.cli import build_parser, main
+from targetlang.cli import build_parser
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -43,58 +42,31 @@ def test_readme_python_examples() -> None:
     assert result.failed == 0
 
 
-def _console_examples() -> list[tuple[str, str]]:
-    """Each ``$ command`` of the README's console blocks with the output shown under it."""
-    examples: list[tuple[str, str]] = []
-    for block in re.findall(r"```console\n(.*?)```", README, re.S):
-        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
-            command, _, output = chunk.partition("\n")
-            examples.append((command, output))
-    return examples
+CONSOLE = console_examples(README)
+DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted((REPO / "docs").glob("*.md"))}
 
 
-CONSOLE = _console_examples()
-
-
-def test_readme_shows_every_subcommand() -> None:
-    shown = {shlex.split(c.split("|")[-1] if c.startswith("echo ") and "|" in c else c)[1]
-             for c, _ in CONSOLE if "targetlang" in c}
+def test_readme_and_docs_show_every_subcommand() -> None:
+    # The README shows the first steps; docs/ shows every subcommand with its output.
+    shown = subcommands_shown(CONSOLE)
+    for text in DOCS.values():
+        shown |= subcommands_shown(console_examples(text))
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     assert set(sub.choices) <= shown  # type: ignore[attr-defined]
 
 
 def test_readme_console_examples_print_what_the_readme_shows() -> None:
-    # Run in-process, one after another (``echo $?`` prints the previous exit code); stdout
-    # then stderr, as a terminal shows a program that writes one and then the other.
-    status = 0
-    for command, expected in CONSOLE:
-        if command == "echo $?":
-            assert expected == f"{status}\n", command
-            continue
-        stdin = ""
-        if command.startswith("echo ") and " | " in command:
-            echo, command = command.split(" | ", 1)
-            stdin = shlex.split(echo)[1] + "\n"
-        head = None
-        if " | head -n " in command:
-            command, count = command.split(" | head -n ")
-            head = int(count)
-        words = shlex.split(command)
-        assert words[0] == "targetlang", command
-        out, err = io.StringIO(), io.StringIO()
-        status = main(words[1:], stdin=io.StringIO(stdin), stdout=out, stderr=err, environ={})
-        shown = out.getvalue() + err.getvalue()
-        if head is not None:
-            shown = "".join(shown.splitlines(keepends=True)[:head])
-        assert shown == expected, command
+    assert CONSOLE, "the README shows the command line"
+    check_console_examples(CONSOLE)
 
 
 def test_readme_strategies_example_passes_cold_under_default_settings(tmp_path: Path) -> None:
     # A user's first run: a fresh interpreter, no Hypothesis database or Unicode tables yet,
     # Hypothesis' default settings (the suite's "ci" profile would hide too_slow).
+    # The example lives in docs/testing.md (the README links there).
     block = re.search(r"```python\n(from hypothesis import given\nfrom targetlang.strategies"
-                      r".*?)```", README, re.S)
+                      r".*?)```", DOCS["testing.md"], re.S)
     assert block is not None
     script = ("def my_tool(value):\n    return value\n\n" + block.group(1)
               + "\ntest_my_tool_keeps_targets()\n")
@@ -103,3 +75,29 @@ def test_readme_strategies_example_passes_cold_under_default_settings(tmp_path: 
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def _github_anchor(heading: str) -> str:
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_readme_links_reach_their_pages_and_sections() -> None:
+    # A new user's way from the README into docs/ (relative links, so they work on GitHub and
+    # in a checkout): every file exists and every #section is a heading of that page.
+    links = re.findall(r"\]\(((?!https?:)[^)#\s]+)(?:#([^)\s]+))?\)", README)
+    assert len(links) >= 10
+    for path, anchor in links:
+        target = REPO / path
+        assert target.exists(), path
+        if anchor:
+            text = re.sub(r"```.*?```", "", target.read_text(encoding="utf-8"), flags=re.S)
+            headings = {_github_anchor(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
+            assert anchor in headings, f"{path}#{anchor}"
+
+
+def test_readme_is_short_and_the_upgrade_comes_first() -> None:
+    assert len(README.encode("utf-8")) <= 12_500
+    jobs = re.findall(r"^## (.*)$", README, re.M)
+    assert jobs[:3] == ["Set-up", "My project stopped working on TVM 0.24+",
+                        "Reading and checking targets"]
