@@ -23,6 +23,7 @@ non-empty directory or a symbolic link is refused: nothing is merged into or rep
 from __future__ import annotations
 
 import contextlib
+import difflib
 import errno
 import os
 import re
@@ -32,7 +33,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from types import FrameType
 
-__all__ = ["write_atomically", "write_directory_atomically"]
+__all__ = ["unified_diff", "write_atomically", "write_directory_atomically"]
 
 _TEMP = ".{name}.targetlang-{pid}-{random}.tmp"
 _TEMP_RE = r"\.{name}\.targetlang-(\d+)-[0-9a-f]+\.tmp"
@@ -264,3 +265,13 @@ def write_directory_atomically(path: str | os.PathLike[str], files: dict[str, by
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+#: a line with its own ending (\r\n, \r or \n), as Python's tokenizer splits lines
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    """The unified diff of a file's text ``old`` to ``new`` (every line ending kept)."""
+    return "".join(difflib.unified_diff(_LINE.findall(old), _LINE.findall(new),
+                                        fromfile=f"a/{path}", tofile=f"b/{path}"))

@@ -60,18 +60,16 @@ imports. Without it, each is reported with why and what to do.
 from __future__ import annotations
 
 import ast
-import difflib
 import errno
 import io
 import os
-import re
 import stat
 import tokenize
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._files import write_atomically
+from ._files import unified_diff, write_atomically
 from ._lower.dialects import releases
 from ._pysites import (
     Engine,
@@ -109,12 +107,9 @@ class ScriptResult:
 
     def diff(self) -> str:
         """A unified diff from the original to the rewritten text."""
-        return "".join(difflib.unified_diff(
-            _LINE.findall(self.original), _LINE.findall(self.text),
-            fromfile=f"a/{self.path}", tofile=f"b/{self.path}"))
+        return unified_diff(self.path, self.original, self.text)
 
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = NEWEST_RELEASE,

@@ -11,16 +11,14 @@ lives in ``targetlang/_upgrade/``.
 from __future__ import annotations
 
 import codecs
-import difflib
 import errno
 import os
-import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._files import write_atomically
+from ._files import unified_diff, write_atomically
 from ._upgrade import configs, docs, notebook, python, shell
 from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
 from ._upgrade.walk import FILE_TYPES, file_type, walk
@@ -39,7 +37,6 @@ HANDLERS: dict[str, Callable[[str, str, Options], Outcome]] = {
     "toml": configs.handle_toml,
     "shell": shell.handle,
 }
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 @dataclass
@@ -62,9 +59,7 @@ class FileResult:
 
     def diff(self) -> str:
         """A unified diff from the original to the upgraded text."""
-        return "".join(difflib.unified_diff(
-            _LINE.findall(self.original), _LINE.findall(self.text),
-            fromfile=f"a/{self.path}", tofile=f"b/{self.path}"))
+        return unified_diff(self.path, self.original, self.text)
 
     def count(self, kind: str) -> int:
         """How many sites were ``kind``: "rewritten", "bridged" or "reported"."""
