@@ -157,7 +157,7 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
     if ctx.schema.reader is not None:  # another release's reader (the dialect registry's)
         target: Target = ctx.schema.reader(text, ctx, Place())
         if nul >= 0:  # the trace keeps what the wrapper did, for lint
-            target._traced = (*target._traced[:-2], nul, ())
+            _note_wrapper(target, nul, ())
         return target
     place = _SOURCE
     found: list[int] = []
@@ -167,8 +167,15 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
         place = Place(positions)
     target = from_string(text, ctx, place)
     if nul >= 0 or found:  # the trace keeps what the wrapper did, for lint
-        target._traced = (*target._traced[:-2], nul if nul >= 0 else None, tuple(found))
+        _note_wrapper(target, nul if nul >= 0 else None, tuple(found))
     return target
+
+
+def _note_wrapper(target: Target, nul: int | None, mkldnn: tuple[int, ...]) -> None:
+    """Keep in ``target``'s trace where TVM's wrapper cut the text at a NUL and rewrote
+    'mkldnn'. The trace is made whole first: a reader's short record (JSON text read in
+    one pass) has no such fields, and patching its tail by position broke it."""
+    target._traced = target._trace._replace(nul=nul, mkldnn=mkldnn)
 
 
 def _replace_with_positions(text: str, old: str, new: str,
