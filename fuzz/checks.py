@@ -237,6 +237,16 @@ def _py_offset(text: str, starts: list[int], line: int, byte_column: int) -> int
     return start + len(text[start:end].encode("utf-8")[:byte_column].decode("utf-8"))
 
 
+def _adds_no_error(text: str, expected: SyntaxError | ValueError) -> None:
+    """``text`` compiles, or fails only as the original failed (type and message)."""
+    try:
+        compile(text, "<migrated>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        assert type(error) is type(expected) and \
+            getattr(error, "msg", str(error)) == getattr(expected, "msg", str(expected)), \
+            f"the rewrite added an error: {error}"
+
+
 def check_pyscript(text: str) -> None:
     """migrate --py on any source: never an exception; a file that compiled still compiles;
     the edits (sorted, apart) give the new text; each rewrite replaced the text it says, and
@@ -255,7 +265,15 @@ def check_pyscript(text: str) -> None:
         if not result.rewrites:
             assert result.text == text, "the file changed without a rewrite"
             return
-        compile(result.text, "<migrated>", "exec", dont_inherit=True)
+        try:
+            compile(text, "<original>", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as error:
+            # parsed but never compiled as one file (a notebook's cells, a repeated keyword):
+            # the rewrite must keep it parsing and add no error of its own
+            ast.parse(result.text)
+            _adds_no_error(result.text, error)
+        else:
+            compile(result.text, "<migrated>", "exec", dont_inherit=True)
     edits = result.edits
     assert edits == sorted(edits), "edits out of order"
     assert all(a[1] <= b[0] for a, b in zip(edits, edits[1:])), "edits overlap"
