@@ -111,7 +111,12 @@ def _write(shown: str, chunks: Iterable[bytes]) -> None:
                 os.chown(temp, info.st_uid, info.st_gid)
                 os.chmod(temp, mode)  # chown clears set-user-ID bits
         os.replace(temp, real)
-    with contextlib.suppress(OSError):  # the rename itself durable, where the system allows
+    _sync_directory(directory)
+
+
+def _sync_directory(directory: str | os.PathLike[str]) -> None:
+    """Make a rename in ``directory`` durable, where the system allows."""
+    with contextlib.suppress(OSError):
         dir_fd = os.open(directory, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
@@ -259,12 +264,7 @@ def write_directory_atomically(path: str | os.PathLike[str], files: dict[str, by
             if isinstance(error, OSError) and error.filename != shown:
                 raise OSError(error.errno, error.strerror or str(error), shown) from error
             raise
-    with contextlib.suppress(OSError):  # the rename itself durable, where the system allows
-        dir_fd = os.open(parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    _sync_directory(parent)
 
 
 #: a line with its own ending (\r\n, \r or \n), as Python's tokenizer splits lines
