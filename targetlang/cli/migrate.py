@@ -257,6 +257,15 @@ def _database_dir(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _database_error(error: Exception, io: Io) -> int:
+    """Say why a database could not be read or written (exit 2) or converted (exit 1)."""
+    if isinstance(error, OSError):
+        io.error(f"{error.filename}: {error.strerror or error}")
+        return EXIT_USAGE
+    io.error(str(error))
+    return EXIT_INVALID
+
+
 def _write_database(args: argparse.Namespace, io: Io, directory: str,
                     make: Callable[[bytes, Any, Any, Any], dict[str, bytes]]) -> int:
     """Read the database in ``directory``, make the new one's files, write them as -o DIR."""
@@ -273,17 +282,12 @@ def _write_database(args: argparse.Namespace, io: Io, directory: str,
         given = read_workload_table(Path(workloads).read_bytes(), workloads) \
             if workloads else None
         files = make(records, table, given, summary)
-    except OSError as error:
-        io.error(f"{error.filename}: {error.strerror or error}")
-        return EXIT_USAGE
-    except DatabaseError as error:
-        io.error(str(error))
-        return EXIT_INVALID
+    except (OSError, DatabaseError) as error:
+        return _database_error(error, io)
     try:
         write_directory_atomically(args.output, files)
     except OSError as error:
-        io.error(f"{error.filename}: {error.strerror or error}")
-        return EXIT_USAGE
+        return _database_error(error, io)
     if not args.quiet:
         for line in summary.lines():
             io.stderr.write(line + "\n")
@@ -311,12 +315,8 @@ def _database_records_out(args: argparse.Namespace, io: Io, directory: str) -> i
             if table.is_file() else None
         out = normalize_records(lines, summary, to=args.to, workload_count=count,
                                 environment=io.environment(args))
-    except OSError as error:
-        io.error(f"{error.filename}: {error.strerror or error}")
-        return EXIT_USAGE
-    except DatabaseError as error:
-        io.error(str(error))
-        return EXIT_INVALID
+    except (OSError, DatabaseError) as error:
+        return _database_error(error, io)
     _write_output("-", [out], io.stdout)
     if not args.quiet:
         for line in summary.lines():
