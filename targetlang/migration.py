@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._lower.core import is_json_text
-from ._lower.dialects import DIALECTS, load, releases
+from ._lower.dialects import DIALECTS, load, newest_release, releases, renamed_attribute
 from ._schema.compilation import facts
 from ._stack import with_stack_room
 from .backends import Executor, Runtime
@@ -75,6 +75,7 @@ class _Outcome:
     json: dict[str, Any]
     moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {option: value}
     lost: list[str] = field(default_factory=list)
+    renamed: list[str] = field(default_factory=list)  # "path is 'new' in DIALECT"
 
 
 #: The release whose reading of a legacy string is its meaning (TVM 0.21, the reference).
@@ -172,11 +173,15 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
     for key, value in target.attrs.items():
         if value is None:
             continue  # -from_device: asked of the device, nothing to carry
-        spec = kind.attrs.get(key)
+        new_key = key if key in kind.attrs else renamed_attribute(target.kind, key, target.dialect,
+                                                                  dialect) or key
+        spec = kind.attrs.get(new_key)
         old = source_kind.attrs[key]
         at_default = old.has_default and old.default == value
         if spec is not None and key not in ("host", "tag", "keys"):
-            out[key] = _value(value, json_path(path, key), dialect, outcome)
+            if new_key != key:
+                outcome.renamed.append(f"{json_path(path, key)} is {new_key!r} in {dialect}")
+            out[new_key] = _value(value, json_path(path, new_key), dialect, outcome)
         elif key in MOVED_OPTIONS:
             if not at_default:
                 outcome.moved.setdefault(path, {})[key] = _value(value, "", dialect, outcome)
@@ -258,13 +263,14 @@ def _show_json(value: Any) -> str:
     return "(none)" if value is None else json.dumps(value)
 
 
-def meaning_changes(source: str | Mapping[str, Any], target_dialect: str = "tvm-0.27",
+def meaning_changes(source: str | Mapping[str, Any], target_dialect: str | None = None,
                     environment: Environment | None = None) -> list[str]:
     """How ``source`` read by ``target_dialect`` differs from its legacy (``tvm-0.21``)
     meaning migrated there: empty when it means the same, or when only one of them reads it.
 
     The test for keeping a text (a tag) as it is: it may stay only where it means the same.
     """
+    target_dialect = target_dialect or newest_release()
     try:
         legacy = _migrate(source, LEGACY_DIALECT, target_dialect, environment).json
         there = _read(source, target_dialect, environment).to_json()
@@ -285,7 +291,7 @@ def _warn(message: str) -> None:
 
 @with_stack_room
 def migrate(source: TargetSource, *, source_dialect: str = "auto",
-            target_dialect: str = "tvm-0.27", environment: Environment | None = None
+            target_dialect: str | None = None, environment: Environment | None = None
             ) -> dict[str, Any]:
     """The complete TargetJSON of the same target in ``target_dialect``.
 
@@ -293,11 +299,12 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     :class:`Target`; ``source_dialect="auto"`` reads it as :func:`source_target` says
     (legacy text and tags with TVM 0.21's meaning, dicts and JSON text by the newest release
     that reads them). The default ``target_dialect`` is what TVM 0.24 and later accept
-    (``tvm.target.Target(dict)``). Options TVM moved to the executor and runtime are left out
+    (``tvm.target.Target(dict)``): None is the newest release the library knows. Options TVM moved to the executor and runtime are left out
     with a :class:`MigrationWarning` (:func:`migrate_config` carries them); so is anything
     else without an equivalent. Raises :class:`TargetError` for a text no release reads and
     :class:`MigrationError` for a kind the target dialect does not have.
     """
+    target_dialect = target_dialect or newest_release()
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
     for path, options in outcome.moved.items():
@@ -307,12 +314,14 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
               "executor and runtime); targetlang.migrate_config() carries it")
     for item in outcome.lost:
         _warn(f"{item}: no equivalent in {target_dialect}; dropped")
+    for item in outcome.renamed:
+        _warn(f"{item} (renamed)")
     return outcome.json
 
 
 @with_stack_room
 def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
-                   target_dialect: str = "tvm-0.27", environment: Environment | None = None
+                   target_dialect: str | None = None, environment: Environment | None = None
                    ) -> CompilationConfig:
     """A :class:`CompilationConfig`: the migrated target, and its executor and runtime.
 
@@ -324,6 +333,7 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
     chosen executor does not take is named in a :class:`MigrationWarning`.
     """
 
+    target_dialect = target_dialect or newest_release()
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
     options: dict[str, Any] = {}

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._files import unified_diff, write_atomically
-from ._lower.dialects import releases
+from ._lower.dialects import newest_release, releases
 from ._pysites import (
     Engine,
     Finding,
@@ -84,7 +84,8 @@ from .environment import Environment
 __all__ = ["Finding", "Rewrite", "ScriptResult", "NEWEST_RELEASE", "apply_edits", "migrate_source",
            "migrate_file", "py_literal"]
 
-#: The default release to upgrade to: the newest the library knows.
+#: The newest release the library knows when targetlang was imported (the default release to
+#: upgrade to is looked up at each call: ``None`` below; a release registered later counts).
 NEWEST_RELEASE = releases()[0]
 
 
@@ -112,10 +113,12 @@ class ScriptResult:
 
 
 
-def migrate_source(text: str, *, path: str = "<string>", target_dialect: str = NEWEST_RELEASE,
+def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | None = None,
                    environment: Environment | None = None, runtime: bool = False,
                    full: bool = False) -> ScriptResult:
-    """Rewrite the legacy target literals of one Python source text."""
+    """Rewrite the legacy target literals of one Python source text (``target_dialect``
+    None: the newest release the library knows)."""
+    target_dialect = target_dialect or newest_release()
 
     result = ScriptResult(path=path, original=text, text=text)
     try:
@@ -201,7 +204,7 @@ def _decode(raw: bytes, path: str) -> tuple[str, str] | Finding:
 
 
 def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
-                 target_dialect: str = NEWEST_RELEASE,
+                 target_dialect: str | None = None,
                  environment: Environment | None = None, runtime: bool = False,
                  full: bool = False) -> ScriptResult:
     """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""

@@ -15,7 +15,14 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from .._schema.facts import AttrSpec, DialectRules, DialectSchema, schema_extended, schema_from_data
+from .._schema.facts import (
+    AttrSpec,
+    DialectRules,
+    DialectSchema,
+    data_json,
+    schema_extended,
+    schema_from_data,
+)
 from .._schema.types import STR
 from .arm import RELEASE_FILES
 from .hooks import HOOKS_027, TARGET_PARSERS, Hook, cpu_hooks
@@ -24,8 +31,8 @@ if TYPE_CHECKING:
     from ..target import Target
     from .core import Context, Place
 
-__all__ = ["DIALECTS", "Dialect", "dialect_extends", "families", "load", "register",
-           "releases", "unregister"]
+__all__ = ["DIALECTS", "Dialect", "dialect_extends", "families", "load", "newest_release",
+           "reads_like", "register", "releases", "renamed_attribute", "unregister"]
 
 if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
     #: A release's text reader: the text, the read's context and where the text sits.
@@ -43,14 +50,14 @@ class Dialect:
     ``compiler``). ``release`` is the TVM version a release dialect stands for (None for
     an extension): ``detect_dialect`` tries releases newest first. ``hooks`` are the kinds'
     target-parser hooks the release ran (default: TVM 0.21's). ``family`` names the newest
-    release of the consecutive releases that read targets alike (they may differ in tags;
-    ``releases/families.json``).
+    release of the consecutive releases that read targets alike (they may differ in tags): by
+    default what ``releases/families.json`` says (read on first use), else the dialect itself.
 
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
 
     __slots__ = ("name", "description", "data_file", "base", "extra_attrs", "release", "rules",
-                 "reader", "hooks", "family")
+                 "reader", "hooks", "_family")
 
     def __init__(self, name: str, description: str, *, data_file: str | None = None,
                  base: str | None = None, extra_attrs: tuple[AttrSpec, ...] = (),
@@ -66,7 +73,13 @@ class Dialect:
         self.rules = rules
         self.reader = reader
         self.hooks = hooks
-        self.family = family or name
+        self._family = family
+
+    @property
+    def family(self) -> str:
+        if self._family is None:
+            self._family = _data_families().get(self.name, self.name)
+        return self._family
 
     def __repr__(self) -> str:
         return f"Dialect({self.name!r})"
@@ -105,6 +118,14 @@ def load(name: str) -> DialectSchema:
                             dialect.hooks)
 
 
+@functools.cache
+def _data_families() -> dict[str, str]:
+    """Each release named in ``releases/families.json``'s reader families -> its family."""
+    data = data_json("releases/families.json")
+    return {release: group["family"] for group in data["reader_families"]
+            for release in group["releases"]}
+
+
 def releases() -> list[str]:
     """The release dialects, newest first (extensions such as ``collage`` left out)."""
     found = [d for d in _REGISTRY.values() if d.release is not None]
@@ -117,6 +138,45 @@ def families() -> dict[str, tuple[str, ...]]:
     for name in releases():
         found.setdefault(_REGISTRY[name].family, []).append(name)
     return {family: tuple(reversed(names)) for family, names in found.items()}
+
+
+def newest_release() -> str:
+    """The newest release the library knows: the default dialect ``migrate`` and the upgrade
+    tools write (``tvm-0.27`` today; a newer release registered takes its place)."""
+    return releases()[0]
+
+
+def renamed_attribute(kind: str, name: str, source: str, target: str) -> str | None:
+    """What attribute ``name`` of ``kind`` in dialect ``source`` is called in ``target``: the
+    renames the releases in between record in their data (``"renamed": {KIND: {old: new}}``),
+    chained; None when no release between them renamed it."""
+    start, end = _release_of(source), _release_of(target)
+    if start is None or end is None:
+        return None
+    renamed = None
+    for dialect in reversed(releases()):  # oldest first
+        definition = _REGISTRY[dialect]
+        if not start < (definition.release or ()) <= end or definition.data_file is None:
+            continue
+        new = data_json(definition.data_file).get("renamed", {}).get(kind, {}).get(renamed or name)
+        if new is not None:
+            renamed = new
+    return renamed
+
+
+def _release_of(dialect: str) -> tuple[int, ...] | None:
+    """The release a dialect stands for (an extension: its base's)."""
+    definition = _REGISTRY.get(dialect)
+    while definition is not None and definition.release is None and definition.base:
+        definition = _REGISTRY.get(definition.base)
+    return definition.release if definition is not None else None
+
+
+def reads_like(name: str) -> dict[str, object]:
+    """How the registered dialect ``name`` reads targets (rules, reader, hooks), as keyword
+    arguments of :class:`Dialect`: a new release that reads like an older one says so."""
+    dialect = _REGISTRY[name]
+    return {"rules": dialect.rules, "reader": dialect.reader, "hooks": dialect.hooks}
 
 
 def dialect_extends(dialect: str, base: str) -> bool:
@@ -159,61 +219,50 @@ def _json_hooks(name: str) -> Mapping[str, Hook]:
     return MappingProxyType({**_HOOKS_JSON, **cpu_hooks(RELEASE_FILES[name])})
 
 
-def _release(n: int, description: str, family: int, **how: object) -> None:
+def _release(n: int, description: str, **how: object) -> None:
     """Register ``tvm-0.<n>`` with its facts in ``releases/tvm-0.<n>.json``."""
     register(Dialect(f"tvm-0.{n}", description, data_file=f"releases/tvm-0.{n}.json",
-                     release=(0, n), family=f"tvm-0.{family}", **how))  # type: ignore[arg-type]
+                     release=(0, n), **how))  # type: ignore[arg-type]
 
 
-register(Dialect(
-    "tvm-0.27", "TVM 0.27: TargetJSON only (also a bare kind name, a tag or {\"tag\": ..., "
-    "<overrides>}), feature.* keys; what migrate() writes",
-    data_file="tvm-0.27.json", release=(0, 27), rules=_JSON_ONLY,
-    reader=_release_reader("read_027"), hooks=_json_hooks("tvm-0.27")))
+_release(27, "TVM 0.27: TargetJSON only (also a bare kind name, a tag or {\"tag\": ..., "
+         "<overrides>}), feature.* keys; the newest release, what migrate() writes",
+         rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_json_hooks("tvm-0.27"))
 for _n in (26, 25):
     _release(_n, f"TVM 0.{_n}: TargetJSON only, the kinds and tags of 0.{_n} (from its oracle)",
-             26, rules=_JSON_ONLY, reader=_release_reader("read_027"),
+             rules=_JSON_ONLY, reader=_release_reader("read_027"),
              hooks=_json_hooks(f"tvm-0.{_n}"))
-_release(24, "TVM 0.24, the first JSON-only release (transcribed from git; not on PyPI)", 24,
+_release(24, "TVM 0.24, the first JSON-only release (transcribed from git; not on PyPI)",
          rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_json_hooks("tvm-0.24"))
-register(Dialect(
-    "tvm-0.23", "TVM 0.23, the last release that reads legacy target strings: tvm-0.22 plus "
-    "opencl texture_depth_limit (transcribed from git)",
-    data_file="tvm-0.23.json", release=(0, 23)))
-register(Dialect(
-    "tvm-0.22", "TVM 0.22: tvm-0.21 without kind hybrid, with one more CUDA tag (transcribed "
-    "from git)", data_file="tvm-0.22.json", release=(0, 22)))
-register(Dialect(
-    "tvm-0.21", "TVM 0.21, the newest legacy-string release on PyPI (0.22 and 0.23 differ only "
-    "as tvm-0.22/tvm-0.23 say); the default", data_file="tvm-0.21.json", release=(0, 21)))
+_release(23, "TVM 0.23, the last release that reads legacy target strings: tvm-0.22 plus "
+         "opencl texture_depth_limit (transcribed from git)")
+_release(22, "TVM 0.22: tvm-0.21 without kind hybrid, with one more CUDA tag (transcribed "
+         "from git)")
+_release(21, "TVM 0.21, the newest legacy-string release on PyPI (0.22 and 0.23 differ only "
+         "as tvm-0.22/tvm-0.23 say); the default")
 _INT32 = DialectRules(int_bits=32, device_query_nulls=False, old_ffi=True)  # before 0.21
-for _n, _family in ((20, 20), (19, 19), (18, 19), (17, 17), (16, 17), (15, 15), (14, 14),
-                    (13, 13), (12, 12), (11, 12), (10, 10)):
+for _n in range(20, 9, -1):
     _release(_n, f"TVM 0.{_n}: legacy strings with 32-bit integers, the kinds and tags of "
              f"0.{_n}" + (" (checked against its oracle)" if _n == 19 else " (from git)"),
-             _family, rules=_INT32)
+             rules=_INT32)
 _release(9, "TVM 0.9 (from git): tvm-0.8's reading plus -libs=mkldnn, the cuda preprocessor, "
-         "kinds of 0.9", 9, rules=DialectRules(default_keys_always=True, int_bits=32,
-                                                        device_query_nulls=False, old_ffi=True),
+         "kinds of 0.9", rules=DialectRules(default_keys_always=True, int_bits=32,
+                                             device_query_nulls=False, old_ffi=True),
          reader=_release_reader("read_08"), hooks=_only("cuda", "nvptx", "rocm"))
-register(Dialect(
-    "tvm-0.8", "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry -executor, -runtime, "
-    "-link-params, -system-lib, -interface-api, -unpacked-api; default keys follow -keys",
-    data_file="tvm-0.8.json", release=(0, 8),
-    rules=DialectRules(default_keys_always=True, int_bits=32, mkldnn_to_dnnl=False,
-                       device_query_nulls=False, old_ffi=True),
-    reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm")))
-_release(7, "TVM 0.7 (from git): the first Target registry; no true/false for integers", 7,
+_release(8, "TVM 0.8 (source-transcribed): llvm/c/cuda targets carry -executor, -runtime, "
+         "-link-params, -system-lib, -interface-api, -unpacked-api; default keys follow -keys",
+         rules=DialectRules(default_keys_always=True, int_bits=32, mkldnn_to_dnnl=False,
+                            device_query_nulls=False, old_ffi=True),
+         reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm"))
+_release(7, "TVM 0.7 (from git): the first Target registry; no true/false for integers",
          rules=DialectRules(default_keys_always=True, int_bits=32, true_false_words=False,
                             mkldnn_to_dnnl=False, device_query_nulls=False, old_ffi=True),
          reader=_release_reader("read_08"), hooks=_only("nvptx", "rocm"))
-register(Dialect(
-    "tvm-0.6", "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, -target= is "
-    "LLVM's -mtriple=, no tags, hosts or quoting",
-    data_file="tvm-0.6.json", release=(0, 6),
-    rules=DialectRules(default_keys_always=True, quoting=False, mkldnn_to_dnnl=False,
-                       device_query_nulls=False, old_ffi=True, nul_ends="word"),
-    reader=_release_reader("read_06"), hooks=_only()))
+_release(6, "TVM 0.6 (source-transcribed), the TopHub era: -key=value words, -target= is "
+         "LLVM's -mtriple=, no tags, hosts or quoting",
+         rules=DialectRules(default_keys_always=True, quoting=False, mkldnn_to_dnnl=False,
+                            device_query_nulls=False, old_ffi=True, nul_ends="word"),
+         reader=_release_reader("read_06"), hooks=_only())
 register(Dialect(
     "collage", "tvm-0.21 plus the Collage proposal: every kind has a 'compiler' string "
     "attribute naming the backend (cuda -compiler=tensorrt)",

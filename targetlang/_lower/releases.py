@@ -99,7 +99,7 @@ _WORD = re.compile(r"[^ \t\n\v\f\r]+")
 @functools.cache
 def _facts_06() -> tuple[dict[str, str], dict[str, frozenset[str]], dict[str, Any]]:
     """(alias -> attribute for llvm, kind -> fixed attributes, raw data) of tvm-0.6.json."""
-    data = data_json("tvm-0.6.json")
+    data = data_json("releases/tvm-0.6.json")
     aliases = {alias: spec["attr"] for alias, spec in data["aliases"].items()}
     fixed = {kind: frozenset(a for a, spec in k["attrs"].items() if spec.get("fixed"))
              for kind, k in data["kinds"].items()}

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from .._lower.dialects import newest_release
 from .._sites import NeedsPerson, Rewritten, convert_value, json_text
 from ..environment import Environment
 from ..pyscripts import Finding
@@ -24,7 +25,7 @@ Edit = tuple[int, int, str]
 class Options:
     """What the user asked for: the release to upgrade to, and how."""
 
-    target_dialect: str = "tvm-0.27"
+    target_dialect: str = field(default_factory=newest_release)  # the newest release known
     runtime: bool = False
     full: bool = False
     environment: Environment | None = None

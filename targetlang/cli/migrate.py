@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO
 
+from .._lower.dialects import newest_release
 from ..errors import TargetError
 from .common import (
     EXIT_INVALID,
@@ -79,7 +80,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        help="targets (or Python scripts) to the JSON TVM >= 0.24 reads",
                        description="Print each target as the TargetJSON of the target dialect "
-                                   "(default tvm-0.27: what TVM 0.24 and later accept).")
+                                   f"(default {newest_release()}: what TVM 0.24 and later "
+                                   "accept).")
     m.add_argument("targets", nargs="*", metavar="TARGET",
                    help="target text or JSON; default: standard input, one per line")
     m.add_argument("--from", "--dialect", dest="source", default="auto", metavar="DIALECT",
@@ -87,8 +89,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="dialect of the input (default: auto: legacy text and tags as TVM "
                         "0.21 read them, dicts and JSON text as the newest release that reads "
                         "them)")
-    m.add_argument("--to", dest="to", default="tvm-0.27", metavar="DIALECT", type=dialect_name,
-                   help="dialect to write (default: tvm-0.27)")
+    m.add_argument("--to", dest="to", default=newest_release(), metavar="DIALECT",
+                   type=dialect_name, help=f"dialect to write (default: {newest_release()})")
     m.add_argument("--config", action="store_true",
                    help="print the CompilationConfig (executor and runtime carried)")
     m.add_argument("--compact", action="store_true", help="one line of JSON per target")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
+from .._lower.dialects import newest_release
 from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_environment, dialect_name
 
 UPGRADE_EPILOG = """\
@@ -30,9 +31,6 @@ needs a person, a file is not valid for its type, or (--check) a change is pendi
 error or a file that cannot be read or written (the other files are still upgraded)
 """
 
-#: The newest release: what TVM users run today.
-NEWEST = "tvm-0.27"
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``upgrade`` to the command line's subcommands."""
@@ -43,8 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                         "directories for the target release.")
     add_environment(parser)
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files and directories")
-    parser.add_argument("--to", dest="to", default=NEWEST, metavar="DIALECT", type=dialect_name,
-                        help=f"the release to upgrade to (default: {NEWEST}, the newest)")
+    newest = newest_release()  # the newest release the library knows: what TVM users run today
+    parser.add_argument("--to", dest="to", default=newest, metavar="DIALECT", type=dialect_name,
+                        help=f"the release to upgrade to (default: {newest}, the newest)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true",
                       help="rewrite the files in place, atomically")

@@ -12,15 +12,25 @@ from conftest import REPO
 
 import targetlang as tl
 from targetlang._inspect.explain import explain
-from targetlang._lower.dialects import DIALECTS, Dialect, load, register, releases, unregister
+from targetlang._lower.dialects import (
+    DIALECTS,
+    Dialect,
+    load,
+    newest_release,
+    reads_like,
+    register,
+    releases,
+    renamed_attribute,
+    unregister,
+)
 from targetlang.cli import main
 
 
 @pytest.fixture
 def dummy_release(tmp_path: Path) -> Iterator[str]:
     """A made-up release "tvm-0.99": TVM 0.21's facts with one more cuda attribute."""
-    # The data file (what scripts/generate_schema.py would write for a real release).
-    data = json.loads((REPO / "targetlang/_data/tvm-0.21.json").read_text("utf-8"))
+    # The data file (what scripts/generate_releases.py would write for a real release).
+    data = json.loads((REPO / "targetlang/_data/releases/tvm-0.21.json").read_text("utf-8"))
     data["source"] = "a test's dummy release"
     data["kinds"]["cuda"]["attrs"]["dummy_cache_bytes"] = {"type": "int", "default": 0}
     path = tmp_path / "tvm-0.99.json"
@@ -52,9 +62,67 @@ def test_a_release_is_one_data_file_and_one_registration(dummy_release: str) -> 
     assert load(dummy_release).source == "a test's dummy release"
 
 
+@pytest.fixture
+def release_028(tmp_path: Path) -> Iterator[str]:
+    """TVM "0.28": 0.27's facts with one new kind and one attribute renamed, as data (the
+    file ``scripts/generate_releases.py`` would write), and one registration."""
+    data = json.loads((REPO / "targetlang/_data/releases/tvm-0.27.json").read_text("utf-8"))
+    data.update(release="0.28", dialect="tvm-0.28", source="a test's release 0.28")
+    data["kinds"]["npu28"] = {**data["kinds"]["ext_dev"], "device_type": 28}
+    llvm = data["kinds"]["llvm"]["attrs"]
+    llvm["opt_level"] = llvm.pop("opt-level")
+    data["renamed"] = {"llvm": {"opt-level": "opt_level"}}
+    path = tmp_path / "tvm-0.28.json"
+    path.write_text(json.dumps(data), "utf-8")
+    register(Dialect("tvm-0.28", "TVM 0.28 (a test's)", data_file=str(path), release=(0, 28),
+                     **reads_like("tvm-0.27")))  # type: ignore[arg-type]
+    try:
+        yield "tvm-0.28"
+    finally:
+        unregister("tvm-0.28")
+
+
+def test_release_028_is_data_and_one_registration(release_028: str) -> None:
+    assert release_028 in tl.dialects() and tl.dialects()[release_028] == (release_028,)
+    assert newest_release() == release_028
+    # The new kind reads, in every form the release reads.
+    assert tl.parse("npu28", dialect=release_028).kind == "npu28"
+    assert tl.from_json({"kind": "npu28"}, dialect=release_028).kind == "npu28"
+    assert "npu28" not in tl.kinds("tvm-0.27")
+    # The renamed attribute: read under its new name, mapped from the old one by migrate().
+    assert tl.from_json({"kind": "llvm", "opt_level": 3}, dialect=release_028).attrs[
+        "opt_level"] == 3
+    with pytest.warns(tl.MigrationWarning, match="renamed"):
+        to_028 = tl.migrate("llvm -opt-level=3", target_dialect=release_028)
+    assert to_028["opt_level"] == 3 and "opt-level" not in to_028
+    with pytest.warns(tl.MigrationWarning, match="renamed"):  # the default: the newest release
+        assert tl.migrate({"kind": "llvm", "opt-level": 2}, source_dialect="tvm-0.27") == {
+            **tl.migrate({"kind": "llvm", "opt-level": 2}, source_dialect="tvm-0.27",
+                         target_dialect=release_028)}
+    with pytest.warns(tl.MigrationWarning, match="renamed"):
+        assert tl.migrate("llvm -opt-level=3")["opt_level"] == 3
+
+
+def test_the_newest_release_is_the_default_again_once_028_is_gone() -> None:
+    assert newest_release() == "tvm-0.27" and "tvm-0.28" not in tl.dialects()
+    assert tl.migrate("llvm -opt-level=3")["opt-level"] == 3
+
+
+def test_renames_chain_through_the_releases_between(release_028: str) -> None:
+    assert renamed_attribute("llvm", "opt-level", "tvm-0.8", release_028) == "opt_level"
+    assert renamed_attribute("llvm", "opt-level", "tvm-0.8", "tvm-0.27") is None
+    # TVM 0.9 renamed cuda's shared_memory_per_block (apache/tvm#10501): chained to 0.28.
+    assert renamed_attribute("cuda", "shared_memory_per_block", "tvm-0.8", release_028) == \
+        "max_shared_memory_per_block"
+    with pytest.warns(tl.MigrationWarning, match="renamed"):
+        out = tl.migrate("cuda -arch=sm_80 -shared_memory_per_block=1024", source_dialect="tvm-0.8",
+                         target_dialect=release_028)
+    assert out["max_shared_memory_per_block"] == 1024
+
+
 def test_registering_twice_or_without_facts_is_refused() -> None:
     with pytest.raises(ValueError):
-        register(Dialect("tvm-0.21", "again", data_file="tvm-0.21.json"))
+        register(Dialect("tvm-0.21", "again", data_file="releases/tvm-0.21.json"))
     with pytest.raises(ValueError):
         register(Dialect("nothing", "no facts"))
     assert "nothing" not in DIALECTS

@@ -1,44 +1,59 @@
-"""The historical dialects' data files: every fact cites where it came from."""
+"""Release facts once: each release's facts are one file, ``_data/releases/tvm-0.N.json``,
+which every loader reads; families and renamed attributes are data there too."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO
 
+import targetlang as tl
+from targetlang._lower.dialects import DIALECTS, newest_release, releases
+
 DATA = REPO / "targetlang" / "_data"
-MIRROR = Path(os.environ.get("TVM_GIT_DIR", "/work/.mirror/apache+tvm/repo"))
 
 
-def load(name: str) -> dict[str, object]:
-    data: dict[str, object] = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+def facts(release: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((DATA / "releases" / f"tvm-{release}.json").read_text("utf-8"))
     return data
 
 
-@pytest.mark.parametrize("name", ["tvm-0.6", "tvm-0.8", "tvm-0.22", "tvm-0.23", "tvm-0.27"])
-def test_every_data_file_names_its_source(name: str) -> None:
-    data = load(name)
-    assert data["dialect"] == name and "generate_dialects.py" in str(data["source"])
+def test_one_data_file_per_release() -> None:
+    assert not sorted(DATA.glob("tvm-*.json")), "a release's facts outside _data/releases/"
+    for name in releases():
+        assert DIALECTS[name].data_file == f"releases/{name}.json", name
 
 
-def test_transcribed_kinds_cite_tag_file_and_line() -> None:
-    for name, tag in (("tvm-0.6", "v0.6.0"), ("tvm-0.8", "v0.8.0")):
-        kinds = load(name)["kinds"]
-        assert isinstance(kinds, dict)
-        for kind, spec in kinds.items():
-            assert str(spec["source"]).startswith(f"{tag}:src/"), (name, kind)
-    for spec in load("tvm-0.6")["kinds"]["llvm"]["attrs"].values():  # type: ignore[index]
-        assert str(spec["source"]).startswith("v0.6.0:")
+def test_families_are_data_only() -> None:
+    data = json.loads((DATA / "releases" / "families.json").read_text("utf-8"))
+    named = {r: group["family"] for group in data["reader_families"] for r in group["releases"]}
+    assert {name: DIALECTS[name].family for name in releases()} == named
 
 
-@pytest.mark.skipif(not (MIRROR / "HEAD").exists(), reason="no TVM git mirror")
-def test_git_transcriptions_are_up_to_date() -> None:
-    done = subprocess.run([sys.executable, str(REPO / "scripts" / "generate_dialects.py"),
-                           "--check", "tvm-0.6", "tvm-0.8", "tvm-0.22", "tvm-0.23"],
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
+def test_the_default_release_is_the_newest_registered() -> None:
+    assert newest_release() == releases()[0] == max(
+        releases(), key=lambda name: tuple(int(n) for n in name[4:].split(".")))
+    assert tl.migrate("llvm") == tl.migrate("llvm", target_dialect=newest_release())
+
+
+@pytest.mark.parametrize("release", [f"0.{n}" for n in range(7, 28)])
+def test_a_rename_is_an_attribute_gone_and_one_come(release: str) -> None:
+    """``renamed``: {kind: {old: new}}: old was the previous release's, new is this one's."""
+    previous = facts(f"0.{int(release[2:]) - 1}")
+    for kind, names in facts(release).get("renamed", {}).items():
+        for old, new in names.items():
+            assert old in previous["kinds"][kind]["attrs"], (kind, old)
+            assert old not in facts(release)["kinds"][kind]["attrs"], (kind, old)
+            assert new in facts(release)["kinds"][kind]["attrs"], (kind, new)
+            assert new not in previous["kinds"][kind]["attrs"], (kind, new)
+
+
+def test_tvm_09_renamed_cudas_shared_memory_option() -> None:
+    assert facts("0.9")["renamed"] == {"cuda": {"shared_memory_per_block":
+                                                "max_shared_memory_per_block"}}
+    with pytest.warns(tl.MigrationWarning, match="renamed"):
+        out = tl.migrate("cuda -arch=sm_80 -shared_memory_per_block=1024",
+                         source_dialect="tvm-0.8")
+    assert out["max_shared_memory_per_block"] == 1024 and "shared_memory_per_block" not in out
