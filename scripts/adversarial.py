@@ -21,16 +21,14 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from shelf import REPO
 
-import targetlang as tl  # noqa: E402
-from targetlang._inspect.diff import diff  # noqa: E402
-from targetlang._inspect.explain import explain  # noqa: E402
-from targetlang.errors import show  # noqa: E402
+import targetlang as tl
+from targetlang._inspect.diff import diff
+from targetlang._inspect.explain import explain
+from targetlang.errors import show
 
 ODD = ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\ufeff", "\u202e", "\u200b",
        "\uff0d", "\u0301", "\U0001f600", "\ud800", "\udfff", "\x00", "\t", "\r", "\n", "\\",

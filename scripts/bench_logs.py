@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import REPO
+
 SHARED = REPO.parent / "shared" if (REPO.parent / "shared").exists() else Path("/work/shared")
 
 

@@ -25,10 +25,9 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from shelf import REPO
 
-import targetlang  # noqa: E402
+import targetlang
 
 # What loadPyodide() fetches from its indexURL (pyodide-lock.json lists the optional packages,
 # of which the playground needs none).

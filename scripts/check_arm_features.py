@@ -31,14 +31,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
+from shelf import ORACLE_DIR, REPO
 
-import targetlang as tl  # noqa: E402
-from targetlang._lower import arm as _arm  # noqa: E402
+import targetlang as tl
+from targetlang._lower import arm as _arm
 
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 GENERATOR = REPO / "scripts" / "generate_arm_features.py"
 ENV = tl.Environment.no_gpu(system_triple="x86_64-unknown-linux-gnu")

@@ -34,20 +34,19 @@ import ast
 import collections.abc
 import json
 import lzma
-import os
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import ORACLE_DIR, REPO, oracle_env
+
 DATA = REPO / "tests" / "data" / "compat"
 OUT = DATA / "check.jsonl.xz"
 CALLS = DATA / "helper-calls.json"
 GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
 PRESETS = REPO / "tests" / "data" / "presets" / "golden.jsonl"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 JSON_RELEASES = ("0.25", "0.26", "0.27")
 LEGACY_RELEASES = ("0.19", "0.21")
 MARK = "@@answer@@ "
@@ -129,7 +128,6 @@ def _helper_name(func: ast.expr, imported: dict[str, str]) -> str | None:
 
 
 def cases() -> list[dict[str, Any]]:
-    sys.path.insert(0, str(REPO))
     import targetlang as tl
 
     out: list[dict[str, Any]] = []
@@ -182,8 +180,7 @@ def worker(mode: str) -> None:
     import tvm
 
     if mode == "compat":
-        sys.path.insert(0, str(REPO))
-        import targetlang.compat as api
+        import targetlang.compat as api  # PYTHONPATH: oracle_env()
     else:
         api = tvm.target
     warnings.simplefilter("ignore")
@@ -221,15 +218,12 @@ def run(release: str, mode: str, todo: list[dict[str, Any]]) -> list[dict[str, A
     exe = ORACLE_DIR / "bin" / ("tvm0" + release.split(".")[1].zfill(2) + "-python")
     if not exe.exists():
         raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
-    import lark
-
-    path = os.pathsep.join([str(Path(lark.__file__).parent.parent), str(REPO)])
     answers: list[dict[str, Any]] = []
     while len(answers) < len(todo):  # after a crash, the worker goes on past the case
         done = subprocess.run([str(exe), __file__, "--worker", mode],
                               input="".join(json.dumps(c) + "\n" for c in todo[len(answers):]),
                               capture_output=True, text=True, timeout=7200, check=False,
-                              env={**os.environ, "PYTHONPATH": path})
+                              env=oracle_env())
         answers += [json.loads(line[len(MARK):]) for line in done.stdout.splitlines()
                     if line.startswith(MARK)]  # TVM prints to standard output too
         if done.returncode != 0 and len(answers) < len(todo):
@@ -266,8 +260,6 @@ def requested(case: dict[str, Any], dialect: str) -> tuple[Any, dict[str, Any] |
 
 
 def record() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    sys.path.insert(0, str(REPO))
-    sys.path.insert(0, str(REPO / "scripts"))
     from check_migration_releases import differences
 
     import targetlang as tl
@@ -301,11 +293,8 @@ def record() -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
 def _signatures_in(release: str) -> str:
     exe = ORACLE_DIR / "bin" / ("tvm0" + release.split(".")[1].zfill(2) + "-python")
-    import lark
-
-    path = os.pathsep.join([str(Path(lark.__file__).parent.parent), str(REPO)])
     return subprocess.run([str(exe), __file__, "--signatures"], capture_output=True, text=True,
-                          check=True, env={**os.environ, "PYTHONPATH": path}).stdout
+                          check=True, env=oracle_env()).stdout
 
 
 def verdict(row: dict[str, Any]) -> str:

@@ -29,17 +29,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import ORACLE_DIR, REPO
+
 TUNED = REPO / "tests" / "data" / "meta_schedule" / "tuned"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 RELEASES = ("0.25", "0.26", "0.27")
 
 
 def probe(work: str) -> dict[str, Any]:
     """Runs in an oracle: what its JSONDatabase reads from ``work``."""
     import tvm  # type: ignore[import-not-found]
-
-    sys.path.insert(0, str(REPO / "scripts"))
     from make_tuned_database import meta_schedule, workloads  # type: ignore[import-not-found]
 
     ms = meta_schedule()
@@ -106,7 +104,6 @@ def ask(release: str, work: Path) -> dict[str, Any]:
 
 
 def normalize(release: str, out: Path) -> None:
-    sys.path.insert(0, str(REPO))
     from targetlang.cli import main as cli
 
     code = cli(["logs", "normalize", str(TUNED / "db"), "--to", f"tvm-{release}", "--quiet",

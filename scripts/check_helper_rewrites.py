@@ -23,10 +23,10 @@ import sys
 import warnings
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-import targetlang as tl  # noqa: E402
-from targetlang.pyscripts import migrate_source  # noqa: E402
+from shelf import REPO
+
+import targetlang as tl
+from targetlang.pyscripts import migrate_source
 
 HELPERS = r"(cuda|rocm|mali|intel_graphics|arm_cpu|rasp|bifrost|riscv_cpu|hexagon|stm32|adreno|create)"
 

@@ -23,8 +23,8 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from shelf import REPO
+
 SHARED = REPO.parent / "shared" if (REPO.parent / "shared").exists() else Path("/work/shared")
 
 

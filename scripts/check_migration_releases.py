@@ -34,13 +34,12 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-import targetlang as tl  # noqa: E402
+from shelf import ORACLE_DIR, REPO
+
+import targetlang as tl
 
 GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
 OUT = REPO / "tests" / "data" / "releases" / "migration-check.jsonl.xz"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
 RELEASES = ("0.25", "0.26", "0.27")
 

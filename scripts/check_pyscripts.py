@@ -18,15 +18,13 @@ from __future__ import annotations
 import ast
 import difflib
 import json
-import os
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
+from shelf import ORACLE_DIR, REPO
+
 SHARED = REPO.parent / "shared" if (REPO.parent / "shared").exists() else Path("/work/shared")
 
 

@@ -4,7 +4,7 @@
     python3 scripts/check_releases.py --check    # exit 1 if the committed report differs
 
 For 0.19, 0.21, 0.25 and 0.26 (git tag and oracle) the kinds read from the source at the tag
-(``scripts/_tvm_source.py``) are compared with what the oracle registers: the kinds of a
+(``scripts/shelf/tvm_source.py``) are compared with what the oracle registers: the kinds of a
 default build, each kind's attributes, their types and registered defaults, default keys and
 device type. For those and 0.27 (tag configs from its wheel's Python) every transcribed tag
 config is given to the oracle as ``Target(config)`` and its export compared with the export of
@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import generate_releases as gen  # noqa: E402
+import generate_releases as gen
+from shelf import REPO
 
-REPO = gen.REPO
 OUT = REPO / "tests" / "data" / "releases" / "transcription-check.json"
 
 

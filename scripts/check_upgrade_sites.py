@@ -33,14 +33,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
-from check_migration_releases import RELEASES, SHARED, accept, differences, oracle  # noqa: E402
+from check_migration_releases import RELEASES, SHARED, accept, differences, oracle
 
-import targetlang as tl  # noqa: E402
-from targetlang import presets  # noqa: E402
-from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file  # noqa: E402
+import targetlang as tl
+from targetlang import presets
+from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file
 
 #: Classes of reports, by what their message says.
 CLASSES = [

@@ -13,13 +13,13 @@ import collections
 import json
 import lzma
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import REPO
+
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "golden")]
-import test_release_differential as differential  # noqa: E402
+import test_release_differential as differential
 
-import targetlang as tl  # noqa: E402
+import targetlang as tl
 
 RELEASES = ("0.25", "0.26", "0.27")
 

@@ -61,11 +61,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check  # noqa: E402
+from shelf import ORACLE_DIR, REPO, write_or_check
 
-REPO = Path(__file__).resolve().parent.parent
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 #: The releases with an oracle to probe; 0.21's file is the full model, the others' only
 #: their LLVM's feature and CPU tables.
@@ -353,7 +350,6 @@ def subarch_candidates(feature_names: Iterable[str]) -> list[str]:
 
 def _arm_module() -> Any:
     """targetlang's model of LLVM (pure functions only are used here)."""
-    sys.path.insert(0, str(REPO))
     from targetlang._lower import arm as _arm
     return _arm
 

@@ -23,7 +23,8 @@ it); nothing is typed in here. The sources:
   ``../.mirror/ROCm+ROCm/repo``). A product is named by the table's brand (its tab: "AMD
   Instinct accelerators" rows are "AMD Instinct <Model>"; the Radeon tables' models already
   start with "Radeon") and its row's Model.
-* TVM 0.21's registered tags (``targetlang/_data/tvm-0.21.json``, recorded from TVM itself):
+* TVM 0.21's registered tags (their exports in ``targetlang/_data/releases/tvm-0.21.json``,
+  recorded from TVM itself):
   a table row that names the product of a tag (the same words, without regard to case,
   spaces, ``-`` and ``_``) is recorded as a second source of that tag, and its architecture
   must agree with the tag's (``sm_90`` and ``sm_90a`` agree: the same compute capability).
@@ -46,21 +47,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from _generated import write_or_check  # noqa: E402
+from shelf import DATA, RELEASES_DATA, REPO, oracle_python, write_or_check
 
 # The library's own rule for which tag a product name names.
-from targetlang.components import product_tags, tag_names_index  # noqa: E402
+from targetlang.components import product_tags, tag_names_index
 
-REPO = Path(__file__).resolve().parent.parent
-OUTPUT = REPO / "targetlang" / "_data" / "components.json"
+OUTPUT = DATA / "components.json"
 MIRRORS = REPO.parent / ".mirror"
 CUTLASS_GIT = Path(os.environ.get("TARGETLANG_CUTLASS_GIT", MIRRORS / "NVIDIA+cutlass" / "repo"))
 ROCM_GIT = Path(os.environ.get("TARGETLANG_ROCM_GIT", MIRRORS / "ROCm+ROCm" / "repo"))
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR",
-                                 Path.home() / ".cache/targetlang-oracle"))
-ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
+ORACLE_PYTHON = oracle_python("0.21")
 
 OLLAMA_GIT = Path(os.environ.get("TARGETLANG_OLLAMA_GIT", MIRRORS / "ollama+ollama" / "repo"))
 CUTLASS_PATH = "README.md"
@@ -225,8 +221,8 @@ def x86_cpus() -> list[str]:
 
 
 def build() -> dict[str, Any]:
-    tvm = json.loads((REPO / "targetlang" / "_data" / "tvm-0.21.json").read_text("utf-8"))
-    arm = json.loads((REPO / "targetlang" / "_data" / "arm-features.json").read_text("utf-8"))
+    tvm = json.loads((RELEASES_DATA / "tvm-0.21.json").read_text("utf-8"))
+    arm = json.loads((DATA / "arm-features.json").read_text("utf-8"))
     sources: dict[str, Any] = {}
     products: list[dict[str, Any]] = []
     for key, repo, github, path, reader in (
@@ -238,19 +234,20 @@ def build() -> dict[str, Any]:
         info, text = _source(key, repo, github, path)
         sources[key] = info
         rows = reader(text)
-        attach_tags(rows, tvm["tags"], github)
+        attach_tags(rows, tvm["tag_exports"], github)
         products += [{**row, "source": key} for row in rows]
     products = merge(products)
-    sources["tvm-tags"] = {"what": "TVM 0.21's registered tags", "file": "targetlang/_data/tvm-0.21.json",
-                           "recorded": tvm["source"]}
+    sources["tvm-tags"] = {"what": "TVM 0.21's registered tags",
+                           "file": "targetlang/_data/releases/tvm-0.21.json",
+                           "recorded": f"{tvm['tag_exports_from']}, by scripts/generate_releases.py"}
     sources["tvm-presets"] = {"what": "TVM 0.21's arm_cpu() model table",
                               "file": "targetlang/_data/presets.json",
                               "recorded": "scripts/generate_config_data.py"}
     sources["llvm-arm"] = {"what": "LLVM's AArch64 and Arm CPU names", "file":
                            "targetlang/_data/arm-features.json", "recorded": arm["source"]}
     sources["llvm-x86"] = {"what": "LLVM's x86 CPU names (llvm_get_cpu_archlist)",
-                           "recorded": f"TVM {tvm['tvm_version']} oracle (LLVM "
-                                       f"{tvm['llvm_version']}), by scripts/generate_components.py"}
+                           "recorded": f"TVM {arm['tvm_version']} oracle (LLVM "  # the same oracle
+                                       f"{str(arm['llvm_version']).split('.')[0]}), by scripts/generate_components.py"}
     cpus = {
         "aarch64": {"triple": "aarch64-linux-gnu", "source": "llvm-arm",
                     "names": sorted(arm["targets"]["aarch64"]["cpus"])},

@@ -29,10 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check  # noqa: E402
+from shelf import REPO, write_or_check
 
-REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / "targetlang" / "_data" / "lint.json"
 TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
 FIRST, LAST = (0, 6), (0, 21)

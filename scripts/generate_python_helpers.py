@@ -17,15 +17,12 @@ import argparse
 import ast
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _tvm_source as src  # noqa: E402
-from _generated import write_or_check  # noqa: E402
-from generate_releases import render  # noqa: E402
+from generate_releases import render
+from shelf import REPO, write_or_check
+from shelf import tvm_source as src
 
-REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "targetlang" / "_data" / "releases" / "python-helpers.json"
 RELEASES = [f"0.{n}" for n in range(7, 27)]
 PATH = "python/tvm/target/target.py"

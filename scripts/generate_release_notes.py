@@ -22,11 +22,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _tvm_source as src  # noqa: E402
-from _generated import write_or_check  # noqa: E402
+from shelf import REPO, write_or_check
+from shelf import tvm_source as src
 
-REPO = Path(__file__).resolve().parent.parent
 FACTS = REPO / "targetlang" / "_data" / "releases"
 OUT = REPO / "docs" / "releases.md"
 RELEASES = [f"0.{n}" for n in range(6, 28)]

@@ -19,10 +19,13 @@ One file per release, ``targetlang/_data/releases/tvm-0.N.json``:
 * ``text`` and ``json``: how the release reads a string and a dict, each fact with the source
   line that makes it so (see ``SYNTAX``).
 
-Where the facts come from: for 0.6, ``scripts/generate_dialects.py``'s transcription of
+``renamed`` (where a release renamed an attribute): ``{kind: {old name: new name}}``, from
+``RENAMED`` below (each with the commit that did it); ``migrate()`` follows it.
+
+Where the facts come from: for 0.6, ``scripts/shelf/tvm06.py``'s transcription of
 ``v0.6.0`` (no kind registry then); for 0.7 ... 0.26, TVM's source at the release's git tag
 (``$TVM_GIT_DIR``, default the mirror ``/work/.mirror/apache+tvm/repo``), read by
-``scripts/_tvm_source.py``; for the releases with an oracle (0.19, 0.21, 0.25, 0.26, 0.27), the
+``scripts/shelf/tvm_source.py``; for the releases with an oracle (0.19, 0.21, 0.25, 0.26, 0.27), the
 oracle's answers (``kinds`` from ``TargetKind.options_from_name`` and ``Target({"kind": k})``,
 ``tag_exports`` from ``list_tags()``) replace the transcription's where both exist;
 ``scripts/check_releases.py`` compares the two. 0.27 has no git tag in the mirror: its tag
@@ -44,13 +47,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _tvm_source as src  # noqa: E402
-from _generated import plain as plain_json  # noqa: E402
+from shelf import ORACLE_DIR, RELEASES_DATA, oracle_python, render_json, write_or_check
+from shelf import plain as plain_json
+from shelf import tvm_source as src
+from shelf.tvm06 import generate_06
 
-REPO = Path(__file__).resolve().parent.parent
-OUT = REPO / "targetlang" / "_data" / "releases"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
+OUT = RELEASES_DATA
 RELEASES = [f"0.{n}" for n in range(6, 28)]
 ORACLES = ("0.19", "0.21", "0.25", "0.26", "0.27")
 NO_GIT_TAG = {"0.27"}  # the mirror has v0.27.dev0 only; the oracle's wheel stands in
@@ -61,6 +63,14 @@ DLPACK = {"kDLCPU": 1, "kDLGPU": 2, "kDLCUDA": 2, "kDLCPUPinned": 3, "kDLCUDAHos
           "kDLOpenCL": 4, "kDLVulkan": 7, "kDLMetal": 8, "kDLVPI": 9, "kDLROCM": 10,
           "kDLROCMHost": 11, "kDLExtDev": 12, "kDLCUDAManaged": 13, "kDLOneAPI": 14,
           "kDLWebGPU": 15, "kDLHexagon": 16, "kDLMAIA": 17, "kDLTrn": 18}
+
+# Attributes a release renamed (the old name gone, the new one added by the same change):
+# release -> (kind -> {old: new}, the change that did it).
+RENAMED: dict[str, tuple[dict[str, dict[str, str]], str]] = {
+    "0.9": ({"cuda": {"shared_memory_per_block": "max_shared_memory_per_block"}},
+            "apache/tvm 8729f6b67a (#10501, in v0.9.0): cuda's shared_memory_per_block option "
+            "became max_shared_memory_per_block (src/target/target_kind.cc, the tags with it)"),
+}
 
 # What a kind's target parser fills in from the machine when it is missing: pinned while the
 # oracle is asked for defaults, so that what remains are registered defaults.
@@ -132,10 +142,6 @@ def in_range(release: str, first: str, last: str) -> bool:
 
 def git_tag(release: str) -> str:
     return f"v{release}.0"
-
-
-def oracle_python(release: str) -> Path:
-    return ORACLE_DIR / "bin" / f"tvm0{release.split('.')[1]}-python"
 
 
 # ---- oracle probe (runs inside an oracle interpreter) -------------------------------------------
@@ -319,9 +325,7 @@ def text_value_parsing(tag: str) -> dict[str, Any]:
 def transcribed(release: str) -> dict[str, Any]:
     """The facts as read from the release's source alone (no oracle)."""
     if release == "0.6":
-        sys.path.insert(0, str(REPO / "scripts"))
-        import generate_dialects  # type: ignore[import-not-found]
-        data = generate_dialects.generate_06()
+        data = generate_06()
         return {"kinds": data["kinds"], "optional_kinds": {}, "aliases": data["aliases"],
                 "tags": {}}
     if release in NO_GIT_TAG:
@@ -438,6 +442,8 @@ def generate(releases: list[str]) -> dict[str, dict[str, Any]]:
             merge_oracle(facts, in_oracle(release, "probe"))
         drop_enum_names(facts)
         facts.update(syntax_facts(release))
+        if release in RENAMED:
+            facts["renamed"], facts["renamed_source"] = RENAMED[release]
         all_facts[release] = facts
     inherit_unreadable(all_facts["0.27"], all_facts["0.26"])
     for release in RELEASES:
@@ -613,26 +619,14 @@ def families(all_facts: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def render(data: Any) -> str:
-    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def write_or_check(path: Path, text: str, check: bool) -> int:
-    if check:
-        same = path.exists() and path.read_text(encoding="utf-8") == text
-        print(f"{path.relative_to(REPO)}: " + ("up to date" if same else "differs"))
-        return 0 if same else 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    print(f"wrote {path.relative_to(REPO)} ({len(text.encode()):,} bytes)")
-    return 0
+render = render_json
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed files")
+    ap.add_argument("--out", type=Path, default=OUT, metavar="DIR",
+                    help="write (or --check) the files in DIR instead (default: %(default)s)")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--export", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -645,8 +639,10 @@ def main() -> int:
     all_facts = generate(RELEASES)
     status = 0
     for release, facts in all_facts.items():
-        status |= write_or_check(OUT / f"tvm-{release}.json", render(facts), args.check)
-    status |= write_or_check(OUT / "families.json", render(families(all_facts)), args.check)
+        status |= write_or_check(args.out / f"tvm-{release}.json", render(facts),
+                                 check=args.check)
+    status |= write_or_check(args.out / "families.json", render(families(all_facts)),
+                             check=args.check)
     return status
 
 

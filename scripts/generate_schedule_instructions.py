@@ -25,17 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import REPO, write_or_check  # noqa: E402
+from shelf import ORACLE_DIR, REPO, write_or_check
 
 OUT = REPO / "targetlang" / "_data" / "schedule-instructions.json"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 TAGS = {"0.21": "v0.21.0", "0.22": "v0.22.0", "0.23": "v0.23.0", "0.24": "v0.24.0",
         "0.25": "v0.25.0", "0.26": "v0.26.0", "0.27": "v0.27.dev0"}
 ORACLES = ("0.21", "0.25", "0.26", "0.27")

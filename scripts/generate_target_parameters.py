@@ -22,11 +22,8 @@ import json
 import subprocess
 import sys
 import tarfile
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
-from _tvm_source import TVM_GIT  # noqa: E402
+from shelf import REPO, TVM_GIT
 
 OUT = REPO / "targetlang" / "_data" / "releases" / "target-parameters.json"
 NAMES = ("target", "target_host")

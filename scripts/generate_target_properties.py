@@ -21,7 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import REPO
+
 OUT = REPO / "targetlang" / "_data" / "releases" / "target-properties.json"
 
 PROBE_021 = r'''

@@ -31,10 +31,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import write_or_check  # noqa: E402
+from shelf import REPO, write_or_check
 
-REPO = Path(__file__).resolve().parent.parent
 OUTPUT = REPO / "targetlang" / "_data" / "tvmc.json"
 TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
 COMPOSITE = "python/tvm/driver/tvmc/composite_target.py"

@@ -29,10 +29,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import ORACLE_DIR, REPO
+
 OUT = REPO / "tests" / "data" / "meta_schedule"
 DB = OUT / "db"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 
 # The target tuned on, then the extra targets recorded with the same trace (legacy strings, as
 # a 0.21 user wrote them; TVM 0.21 stores each record's target as Target(str).export()).
@@ -93,10 +93,8 @@ def tune() -> None:
 def probe(db: str) -> dict[str, Any]:
     """Runs in a 0.25+ oracle."""
     import tvm  # type: ignore[import-not-found]
+    from shelf import plain  # the script's directory is on sys.path
     from tvm.target import Target  # type: ignore[import-not-found]
-
-    sys.path.insert(0, str(REPO / "scripts"))
-    from _generated import plain  # type: ignore[import-not-found]
 
     result: dict[str, Any] = {"tvm_version": str(tvm.__version__), "targets": []}
     lines = Path(db, "database_tuning_record.json").read_text().splitlines()

@@ -26,12 +26,11 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import ORACLE_DIR, REPO
+
 OUT = REPO / "tests" / "data" / "meta_schedule" / "tuned"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 TARGET = "llvm -num-cores=1"
 TRIALS = 8
 RELEASES = ("0.25", "0.26", "0.27")

@@ -39,12 +39,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from shelf import ORACLE_DIR, REPO
+
 DATA = REPO / "tests" / "data" / "tvm-0.21"
 GOLDEN = DATA / "features-golden.jsonl"
 PROVENANCE = DATA / "features-PROVENANCE.md"
 TABLES = REPO / "targetlang" / "_data" / "arm-features.json"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 FIELDS = ("category", "input", "ok", "keys", "features", "error_type")
 

@@ -49,7 +49,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-REPO = Path(__file__).resolve().parents[1]
+from shelf import REPO
+
 DATA_DIR = REPO / "tests" / "data" / "tvm-0.21"
 SEED = 21_0_21  # fixed: the random categories must not change between runs
 QUERY_TIMEOUT_S = 20

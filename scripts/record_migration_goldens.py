@@ -23,19 +23,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from shelf import ORACLE_DIR, REPO
+
 SHARED = REPO.parent / "shared"
 if not SHARED.exists():
     SHARED = Path("/work/shared")
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 QUERY = SHARED / "oracle" / "query.py"
 OUTPUT = REPO / "tests" / "data" / "migration" / "golden.jsonl"
 

@@ -45,11 +45,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import ORACLE_DIR, REPO
+
 OUT = REPO / "tests" / "data" / "releases"
 LEGACY_CASES = REPO / "tests" / "data" / "tvm-0.21" / "cases.jsonl"
 LEGACY_GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
 JSON_RELEASES = ("0.19", "0.21", "0.25", "0.26", "0.27")
 LEGACY_RELEASES = ("0.19",)

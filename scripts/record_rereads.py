@@ -19,8 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from record_goldens import DATA_DIR, run_oracle  # noqa: E402
+from record_goldens import DATA_DIR, run_oracle
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 OUTPUT = DATA_DIR / "rereads.jsonl"

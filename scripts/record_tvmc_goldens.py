@@ -36,10 +36,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import ORACLE_DIR, REPO, oracle_env
+
 DATA = REPO / "tests" / "data" / "tvmc"
 TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
-ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
 # The last release with every codegen of TVM's own tvmc tests (cmsis-nn, ethos-u, ethos-n).
@@ -47,8 +47,7 @@ TVM_TAG = "v0.18.0"
 
 RUNNER = r'''
 import importlib.util, json, sys, types
-sys.path.insert(0, SHARED_ORACLE)
-from query import plain
+from query import plain  # PYTHONPATH: the shared oracle/ folder
 import tvm
 import tvm.driver
 from tvm.target import Target
@@ -128,14 +127,14 @@ def codegen_table(tag: str) -> dict[str, dict[str, Any]]:
 def record(cases: list[dict[str, Any]]) -> list[str]:
     if not ORACLE_PYTHON.exists():
         sys.exit(f"no TVM 0.21 oracle at {ORACLE_PYTHON} (install with ../shared/oracle/install.sh)")
-    program = (f"SHARED_ORACLE = {str(SHARED / 'oracle')!r}\nTAG = {TVM_TAG!r}\n"
+    program = (f"TAG = {TVM_TAG!r}\n"
                f"SOURCE = {git_show(TVM_TAG, 'python/tvm/driver/tvmc/target.py')!r}\n"
                f"CODEGENS = {codegen_table(TVM_TAG)!r}\n{RUNNER}")
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(program)
     try:
-        env = dict(os.environ, CUDA_VISIBLE_DEVICES="", HIP_VISIBLE_DEVICES="",
-                   ROCR_VISIBLE_DEVICES="")
+        env = oracle_env(SHARED / "oracle", CUDA_VISIBLE_DEVICES="", HIP_VISIBLE_DEVICES="",
+                         ROCR_VISIBLE_DEVICES="")
         done = subprocess.run([str(ORACLE_PYTHON), f.name], capture_output=True, text=True,
                               input="".join(json.dumps(c) + "\n" for c in cases), env=env,
                               timeout=600, check=False)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from shelf import REPO
+
 GUIDE = REPO / "docs" / "guide.md"
 BLOCK = re.compile(r"(<!-- grammar: (?P<name>[\w.]+) -->\n)```lark\n.*?```\n(<!-- end grammar -->)",
                    re.S)

@@ -34,16 +34,14 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
-from targetlang.upgrade import FileResult, Options, file_type, upgrade_file, walk  # noqa: E402
+from shelf import REPO
+
+from targetlang.upgrade import FileResult, Options, file_type, upgrade_file, walk
 
 Counts = collections.Counter[tuple[str, str, str]]  # (file type, site class, outcome)
 

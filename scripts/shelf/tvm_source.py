@@ -1,6 +1,6 @@
 """Reading facts out of TVM's source at a git tag: C++ registrations and Python tag registries.
 
-Used by ``scripts/generate_releases.py``. Nothing here runs TVM: C++ is tokenized and the
+Used by ``scripts/generate_releases.py`` and the other release scripts. Nothing here runs TVM: C++ is tokenized and the
 registration chains (``TVM_REGISTER_TARGET_KIND(...)...;``, ``TVM_REGISTER_TARGET_TAG(...)
 .set_config({...})`` and the macros built on it) are read with a small expression reader; the
 preprocessor's ``#if`` branches are chosen for an LLVM build (``TVM_LLVM_VERSION`` and
@@ -15,15 +15,14 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
-import os
 import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-TVM_GIT = Path(os.environ.get("TVM_GIT_DIR", "/work/.mirror/apache+tvm/repo"))
+from . import TVM_GIT
+
 # How the oracles' libtvm was configured, for the preprocessor's #if (TVM_LLVM_VERSION is the
 # LLVM major version times ten).
 BUILD = {"TVM_LLVM_VERSION": 220, "TVM_LLVM_HAS_AARCH64_TARGET": 1}
