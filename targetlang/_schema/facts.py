@@ -1,8 +1,8 @@
 """The schema of a dialect: its kinds, their attributes and defaults, and its tags.
 
-The facts live in ``targetlang/_data/<dialect>.json``, generated from the oracle by
-``scripts/generate_schema.py``; this module only loads them (lazily, once) and gives
-them types. Which dialects exist, and how each reads text, is the registry's business
+The facts of a release live in one file, ``targetlang/_data/releases/tvm-0.N.json``,
+generated from the oracle or TVM's git history by ``scripts/generate_releases.py``; this module
+only loads them (lazily, once) and gives them types. Which dialects exist, and how each reads text, is the registry's business
 (``targetlang/_lower/dialects.py``).
 """
 

@@ -1,6 +1,6 @@
 """Throughput and memory of ``targetlang logs stats`` and ``logs normalize`` on big logs.
 
-    python3 scripts/bench_logs.py [--records 1000000] [--dir /tmp]
+    python3 benchmarks/bench_logs.py [--records 1000000] [--dir /tmp]
 
 Makes logs by repeating the TopHub records (``../shared/corpora/tophub``, comments kept,
 both record formats) up to 100,000 and ``--records`` records, runs the installed command
@@ -17,8 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from shelf import REPO
-
+REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" if (REPO.parent / "shared").exists() else Path("/work/shared")
 
 
