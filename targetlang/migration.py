@@ -47,7 +47,7 @@ from .backends import Executor, Runtime
 from .config import CompilationConfig
 from .environment import Environment
 from .errors import TargetError, json_path, type_name
-from .target import Target, from_json, parse
+from .target import DEFAULT_DIALECT, Target, from_json, parse
 
 __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
            "migrate_config"]
@@ -79,7 +79,7 @@ class _Outcome:
 
 
 #: The release whose reading of a legacy string is its meaning (TVM 0.21, the reference).
-LEGACY_DIALECT = "tvm-0.21"
+LEGACY_DIALECT = DEFAULT_DIALECT
 
 
 # ---- which dialect ---------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ def _detect(source: str | Mapping[str, Any], environment: Environment | None) ->
                 return dialect, parse(source, dialect=dialect, environment=environment)
             return dialect, from_json(source, dialect=dialect, environment=environment)
         except TargetError as error:
-            if dialect == "tvm-0.21" or first_error is None:
+            if dialect == LEGACY_DIALECT or first_error is None:
                 first_error = error
     assert first_error is not None
     raise first_error
