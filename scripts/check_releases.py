@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 import generate_releases as gen
-from shelf import REPO
+from shelf import REPO, write_or_check
 
 OUT = REPO / "tests" / "data" / "releases" / "transcription-check.json"
 
@@ -90,7 +90,7 @@ def main() -> int:
     args = ap.parse_args()
     data = report()
     text = gen.render(data)
-    status = gen.write_or_check(OUT, text, args.check)
+    status = write_or_check(OUT, text, check=args.check)
     bad = 0
     for release, entry in data["releases"].items():
         kinds = entry.get("kinds", {})
