@@ -3,7 +3,7 @@
     python3 scripts/generate_bench_corpora.py            # writes the corpora
     python3 scripts/generate_bench_corpora.py --check    # exit 1 if a committed file differs
 
-Two corpora, drawn with a fixed seed from TVM 0.21's schema (``targetlang/_data/tvm-0.21.json``:
+Two corpora, drawn with a fixed seed from TVM 0.21's schema (``targetlang/_data/releases/tvm-0.21.json``:
 each kind's attributes and their types) and from values real targets use:
 
 * ``simple.txt``: short strings of every non-Arm kind (cuda, nvptx, rocm, opencl, metal,
@@ -21,10 +21,8 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _generated import REPO, write_or_check  # noqa: E402
+from shelf import REPO, write_or_check
 
 SEED = 15
 OUT = REPO / "benchmarks" / "corpora"
@@ -114,7 +112,7 @@ def target(rng: random.Random, kind: str, attrs: dict[str, str], count: int) -> 
 
 
 def corpora() -> dict[str, list[str]]:
-    schema = json.loads((REPO / "targetlang" / "_data" / "tvm-0.21.json").read_text("utf-8"))
+    schema = json.loads((REPO / "targetlang" / "_data" / "releases" / "tvm-0.21.json").read_text("utf-8"))
     types = {k: {a: s["type"] for a, s in schema["kinds"][k]["attrs"].items()} for k in KINDS}
     rng = random.Random(SEED)
     simple = [target(rng, kind, types[kind], rng.randint(0, 3))
