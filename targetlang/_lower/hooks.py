@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._memo import Memo
 from .._syntax.rules import int64_from_decimal
 from ..environment import Environment
 from ..errors import AttributeTypeError, TargetError, TargetValueError, show, type_name
@@ -300,8 +301,7 @@ ARM_CHECKS_READ = ("mtriple", "mcpu", "mattr", "cl-opt", "mfloat-abi", "jit", "v
                    "mabi")
 _ABSENT: Any = object()
 _ABSENT_EACH = (_ABSENT,) * len(ARM_CHECKS_READ)
-_ARM_CHECKED: dict[tuple[Any, ...], bool] = {}
-_ARM_CHECKED_MAX = 1024
+_ARM_CHECKED: Memo[tuple[Any, ...], bool] = Memo(1024)
 
 
 def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool,
@@ -311,11 +311,13 @@ def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool,
     # (the types too: True and 1 are equal keys, and a check may tell them apart)
     key = (kind, mprofile, values, tuple(map(type, values)), arm_tables)
     try:
-        return _ARM_CHECKED[key]
-    except KeyError:
-        keep = True
+        known = _ARM_CHECKED.get(key)
     except TypeError:  # an unhashable value: checked, not kept
         keep = False
+    else:
+        if known is not None:
+            return known
+        keep = True
     config = {"kind": kind, **attrs}
     try:
         if mprofile:
@@ -327,9 +329,7 @@ def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool,
     else:
         passes = True
     if keep:
-        if len(_ARM_CHECKED) >= _ARM_CHECKED_MAX:
-            _ARM_CHECKED.clear()
-        _ARM_CHECKED[key] = passes
+        _ARM_CHECKED.put(key, passes)
     return passes
 
 

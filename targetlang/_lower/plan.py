@@ -58,15 +58,11 @@ _NONE: frozenset[str] = frozenset()
 #: the first item of the record read_plain_config keeps for the trace (Trace.of reads it)
 PLAIN_JSON_RECORD = "plain json"
 
-#: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
-_PLANS: dict[int, tuple[DialectSchema, dict[str, KindPlan | None]]] = {}
-
-
 def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
-    """The plans of a dialect's kinds (None for a dialect whose text the general path reads)."""
-    entry = _PLANS.get(id(schema))
-    if entry is not None and entry[0] is schema:
-        return entry[1]
+    """The plans of a dialect's kinds (None for a dialect whose text the general path reads),
+    made once and kept on the schema."""
+    if schema.plans:
+        return schema.plans
     table: dict[str, KindPlan | None] = {}
     # Plans follow TVM 0.21's rules only: a release that read anything differently (its own
     # reader, 32-bit integers, the old FFI, feature keys, ...) takes the general path.
@@ -86,8 +82,8 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
                                tuple(dict.fromkeys(kind.default_keys)),
                                schema.hooks.get(name), schema.rules.default_keys_always,
                                json_types)
-    _PLANS[id(schema)] = (schema, table)
-    return table
+    schema.plans.update(table)  # all at once: a reader on another thread sees none or all
+    return schema.plans
 
 
 def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
@@ -122,8 +118,7 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
         if not words:
             return None
     schema = ctx.schema
-    entry = _PLANS.get(id(schema))
-    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    table = schema.plans or plans(schema)
     plan = table.get(words[0])
     if plan is None:
         return None
@@ -269,8 +264,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         return None
     name = config.get("kind")
     schema = ctx.schema
-    entry = _PLANS.get(id(schema))
-    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    table = schema.plans or plans(schema)
     plan = table.get(name) if type(name) is str else None
     if plan is None:
         return None
