@@ -23,6 +23,7 @@ from ._lower.core import (
 )
 from ._lower.dialects import DIALECTS, families, load
 from ._lower.plan import read_plain_config
+from ._lower.trace import NO_TRACE
 from ._memo import ORDINARY_CHARS, Memo, memoized
 from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
@@ -118,7 +119,7 @@ class Target:
     #: those of values holding targets (through _plain)
     _arrays: tuple[str, ...]
     _deep: tuple[str, ...]
-    _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
+    _traced: Trace  # (not part of the value; its lazy fields read on first use: _trace)
     #: made by ``settle`` (the one-pass readers of ``_lower/plan.py``) from these very
     #: values: its defaults and keys are as a reading of its own plain text makes them
     _settled: bool
@@ -131,7 +132,7 @@ class Target:
     def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
-                trace: tuple[Any, ...] = ("json", {}), settled: bool = False) -> Target:
+                trace: Trace = NO_TRACE, settled: bool = False) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -196,11 +197,7 @@ class Target:
     @property
     def _trace(self) -> Trace:
         """Where each value came from, as the lowering read it (see ``_lower/trace.py``)."""
-        from ._lower.trace import Trace  # on first use: only explain, lint and diff read traces
-
-        traced = self._traced
-        if type(traced) is not Trace:
-            traced = self._traced = Trace.of(traced)
+        traced = self._traced = self._traced.complete()  # (its lazy fields, made once)
         return traced
 
     # ---- serializers ---------------------------------------------------------------------
@@ -468,7 +465,7 @@ def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
     # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
     schema = _SCHEMAS.get(dialect) or _schema(dialect)
     return from_top_level_text(text, _new_context(Context, (schema, environment, text, Target,
-                                                            None)))
+                                                            None, None, ())))
 
 
 _new_context = tuple.__new__
@@ -489,7 +486,7 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
             if ctx is None:
                 schema = _SCHEMAS.get(dialect) or _schema(dialect)
                 ctx = _JSON_CONTEXTS.put(context_key, _new_context(
-                    Context, (schema, environment, None, Target, None)))
+                    Context, (schema, environment, None, Target, None, None, ())))
             target = read_plain_config(obj, ctx, _TOP)
         except RecursionError:
             target = None
@@ -517,7 +514,7 @@ def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
         return parse(text, dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
-    ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None))
+    ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None, None, ()))
     try:
         config = truncate_strings(dict(obj), cut_at_nul=ctx.schema.rules.nul_ends != "never")
         return from_config(config, ctx, Place())

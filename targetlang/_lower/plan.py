@@ -10,7 +10,7 @@ attribute table, defaults, default keys and hook, compiled once per dialect and 
 It answers only what it is sure of: anything else (a quote, an unknown kind or attribute, a
 value that is not a plain word of a common type, a host, ``-from_device``, an error of any
 kind) returns None, and the general path reads the text (and words the error). The trace
-records the text itself in place of its options; ``Trace`` splits it again when asked.
+keeps the text unsplit (``Trace.unsplit``); ``Trace.complete`` splits it when asked.
 A property test checks that whatever this reads, the general path reads the same.
 """
 
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
 from ..errors import TargetError
+from .trace import traced
 
 if TYPE_CHECKING:
     from .._schema.facts import DialectSchema, KindSpec
@@ -55,8 +56,6 @@ class KindPlan(NamedTuple):
 
 
 _NONE: frozenset[str] = frozenset()
-#: the first item of the record read_plain_config keeps for the trace (Trace.of reads it)
-PLAIN_JSON_RECORD = "plain json"
 
 def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     """The plans of a dialect's kinds (None for a dialect whose text the general path reads),
@@ -240,9 +239,8 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
     if settled is None:
         return None
     tag, keys, attrs, features, hook_out, hook_keys, filled = settled
-    hook = plan.hook
-    trace: tuple[Any, ...] = ("text", given, ctx.tag, text, place, None if hook is None else hook.name,
-             hook_out, hook_keys, filled, False, ctx.source, _NONE, None, ())
+    trace = traced("text", given, ctx, place, unsplit=text, hook=plan.hook, hook_out=hook_out,
+                   hook_keys=hook_keys, from_environment=filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
                             keys=keys, host=None, attrs=attrs, features=features, trace=trace,
@@ -292,8 +290,9 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
     tag = attrs.pop("tag", "")
     user_keys = attrs.pop("keys", None)
     keys = _keys(plan, user_keys, attrs.get("device"))
-    # (Trace.of makes the trace's fields of this short record when a trace is asked for)
-    trace: tuple[Any, ...] = (PLAIN_JSON_RECORD, given, ctx, place, hook, hook_out, filled)
+    trace = traced("json", given, ctx, place, hook=hook, hook_out=hook_out,
+                   hook_keys=None if hook_out is None else hook_out.get("keys"),
+                   from_environment=filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace,
