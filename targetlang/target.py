@@ -263,8 +263,11 @@ class Target:
             text = self._canonical
             if text is None:
                 formats = _TEXT or _text_module()
-                text = formats.plain_legacy(self) or formats.canonical(self, parse)
-                self._canonical = text
+                # The plain writer takes a target's parts (a host: the general writer's).
+                if self._host is None:
+                    text = formats.plain_legacy(self._kind, self._dialect, self._tag,
+                                                self._keys, self._attrs, self._settled)
+                text = self._canonical = text or formats.canonical(self, parse)
             return text
         if style == "tvm":
             return (_TEXT or _text_module()).tvm_string(self)  # type: ignore[no-any-return]
@@ -394,14 +397,13 @@ def _unpickle(config: dict[str, Any], dialect: str) -> Target:
 
 def _schema(dialect: str) -> DialectSchema:
     try:
-        schema = _SCHEMAS[dialect] = load(dialect)
+        return _SCHEMAS.put(dialect, load(dialect))
     except KeyError:
         raise ValueError(f"unknown dialect {dialect!r}") from None
-    return schema
 
 
 #: dialect name -> its schema, once _schema has loaded it (a dict lookup on the hot paths)
-_SCHEMAS: dict[str, DialectSchema] = {}
+_SCHEMAS: Memo[str, DialectSchema] = Memo(256)
 
 
 def parse(text: str, *, dialect: str = DEFAULT_DIALECT,

@@ -33,7 +33,7 @@ from ..errors import (
     type_name,
 )
 from .hooks import Hook
-from .plan import read_plain_config, read_plain_text
+from .plan import dispatch_keys, read_plain_config, read_plain_text
 from .trace import traced
 
 if TYPE_CHECKING:
@@ -500,24 +500,18 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(tag)}',
               ctx, where("tag"), json_path(path, "tag"))
 
-    has_user_keys = "keys" in config
-    keys: list[str] = []
-    if has_user_keys:
-        given = config.pop("keys")
-        if not isinstance(given, (list, tuple)):
-            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(given)}',
+    user_keys = None
+    if "keys" in config:
+        user_keys = config.pop("keys")
+        if not isinstance(user_keys, (list, tuple)):
+            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(user_keys)}',
                   ctx, where("keys"), json_path(path, "keys"))
-        for index, key in enumerate(given):
+        for index, key in enumerate(user_keys):
             if not isinstance(key, str):
                 _fail(AttributeTypeError, f"keys must be strings, not {type_name(key)}",
                       ctx, where("keys"), json_path(json_path(path, "keys"), index))
-            keys.append(key)
-    device = config.get("device")
-    if isinstance(device, str):
-        keys.append(device)
-    if not has_user_keys or ctx.schema.rules.default_keys_always:
-        keys.extend(kind.default_keys)
-    keys = list(dict.fromkeys(keys))
+    keys = dispatch_keys(user_keys, config.get("device"), tuple(dict.fromkeys(kind.default_keys)),
+                         ctx.schema.rules.default_keys_always)
 
     host = None
     if "host" in config:
@@ -561,7 +555,7 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if given_features:
         features = {**given_features, **(features or {})}
     assert ctx.make is not None
-    return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
+    return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=keys,
                           host=host, attrs=attrs, features=features, trace=trace)
 
 

@@ -10,13 +10,13 @@ attribute table, defaults, default keys and hook, compiled once per dialect and 
 It answers only what it is sure of: anything else (a quote, an unknown kind or attribute, a
 value that is not a plain word of a common type, a host, ``-from_device``, an error of any
 kind) returns None, and the general path reads the text (and words the error). The trace
-keeps the text unsplit (``Trace.unsplit``); ``Trace.complete`` splits it when asked.
+records the text itself in place of its options; ``Trace`` splits it again when asked.
 A property test checks that whatever this reads, the general path reads the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
@@ -85,20 +85,22 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     return schema.plans
 
 
-def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
-    """The keys FromConfig sets: the user's (None: none given), then ``-device``, then the
-    kind's defaults where the release adds them; or the device and the kind's defaults;
-    each once, in order."""
+def dispatch_keys(user_keys: Sequence[str] | None, device: Any, default_keys: tuple[str, ...],
+                  always: bool) -> tuple[str, ...]:
+    """The keys ``FromConfig`` sets, the one implementation (``_from_config``, the plans and
+    ``settles_to_itself`` run it): the user's (None: none given), then ``-device``, then the
+    kind's ``default_keys`` (each once) where none were given or the release adds them
+    (``always``); each key once, in order."""
     if user_keys is None:
-        if type(device) is not str:
-            return plan.default_keys  # (each once already: plans() makes sure)
-        keys = (device, *plan.default_keys)
+        if type(device) is not str and not isinstance(device, str):
+            return default_keys
+        keys = (device, *default_keys)
     else:
         keys = tuple(user_keys)
-        if type(device) is str and device not in keys:  # (an export's keys hold it)
-            keys += (device,)
-        if plan.default_keys_always:
-            keys += plan.default_keys
+        if (type(device) is str or isinstance(device, str)) and device not in keys:
+            keys += (device,)  # (an export's keys hold it already)
+        if always:
+            keys += default_keys
     # (a set is cheaper than the dict that drops a repeat, and most keys repeat none)
     return keys if len(keys) < 2 or len(set(keys)) == len(keys) else tuple(dict.fromkeys(keys))
 
@@ -194,7 +196,7 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
     if user_keys is not None and type(user_keys) is not tuple and not (
             type(user_keys) is list and all(type(k) is str for k in user_keys)):
         return None
-    keys = _keys(plan, user_keys, device)
+    keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
     return tag, keys, attrs, features, hook_out, hook_keys, filled
 
 
@@ -203,33 +205,16 @@ def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
     """Whether ``settle``, given exactly these tag, keys and attributes as typed words (with
     no environment), gives them back unchanged: a plain text of them reads as them.
 
-    ``settled``: ``settle`` made them (``Target._settled``). Its merge over the defaults
-    left every default among the attributes, and ``_keys`` left the device and the kind's
-    default keys among the keys, each once: given them again, neither adds nor drops one,
-    so only the hook is left to show."""
+    Shown by settle's own steps, not by restating them: the hook keeps them (``Hook.keeps``
+    runs it on what it reads), the merge over the defaults adds no attribute, and
+    ``dispatch_keys`` gives the keys back. ``settled``: ``settle`` made them
+    (``Target._settled``), so its merge and ``dispatch_keys`` made them already (each is
+    idempotent): only the hook is left to show."""
     hook = plan.hook
-    if hook is None or hook.keeps is not None and hook.keeps(plan.kind.name, keys, attrs):
-        if settled:
-            return True
-        # settle's merge over the defaults adds none; _keys adds none (the device and the
-        # kind's defaults are there already) and drops none (no key twice).
-        device = attrs.get("device")
-        return plan.defaults.keys() <= attrs.keys() and \
-            (type(device) is not str or device in keys) and \
-            (not plan.default_keys_always or all(key in keys for key in plan.default_keys)) \
-            and len(set(keys)) == len(keys)
-    given: dict[str, Any] = {"kind": plan.kind.name, "keys": keys}
-    if tag:
-        given["tag"] = tag
-    given.update(attrs)
-    again = settle(plan, given, None)
-    if again is None or again[0] != tag or again[1] != keys:
+    if hook is not None and not hook.keeps(plan.kind.name, keys, attrs):
         return False
-    out = again[2]
-    # The hook may change a value: equal, and of the same type (== takes True for 1).
-    return len(out) == len(attrs) and all(
-        key in out and (out[key] is value or type(out[key]) is type(value) and out[key] == value)
-        for key, value in attrs.items())
+    return settled or plan.defaults.keys() <= attrs.keys() and dispatch_keys(
+        keys, attrs.get("device"), plan.default_keys, plan.default_keys_always) == keys
 
 
 def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
@@ -289,7 +274,8 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         return None
     tag = attrs.pop("tag", "")
     user_keys = attrs.pop("keys", None)
-    keys = _keys(plan, user_keys, attrs.get("device"))
+    keys = dispatch_keys(user_keys, attrs.get("device"), plan.default_keys,
+                         plan.default_keys_always)
     trace = traced("json", given, ctx, place, hook=hook, hook_out=hook_out,
                    hook_keys=None if hook_out is None else hook_out.get("keys"),
                    from_environment=filled)
