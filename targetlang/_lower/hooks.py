@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time
                             tuple[Config, Features | None]]
 
 
+_ABSENT: Any = object()
+
+
 class Hook:
     """A kind's target-parser hook: TVM's name for it, what it does, and what it reads.
 
@@ -40,7 +43,7 @@ class Hook:
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
 
-    __slots__ = ("name", "run", "reads", "_reads_keys", "_reads_attrs")
+    __slots__ = ("name", "run", "reads", "_reads_keys", "_reads_attrs", "_absent_each")
 
     def __init__(self, name: str, run: TargetParser, reads: tuple[str, ...]) -> None:
         self.name = name
@@ -48,6 +51,7 @@ class Hook:
         self.reads = reads
         self._reads_keys = "keys" in reads
         self._reads_attrs = tuple(name for name in reads if name not in ("kind", "keys"))
+        self._absent_each = (_ABSENT,) * len(self._reads_attrs)
 
     def keeps(self, kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
         """Whether ``run``, with no environment, leaves a target of this kind, keys and
@@ -55,9 +59,10 @@ class Hook:
         canonical text then needs no read-back to show it reads as the target.
 
         Answered by running the hook on the members it reads (``reads``)."""
-        values = tuple([attrs.get(name, _ABSENT) for name in self._reads_attrs])
-        key = (self, kind, tuple(keys) if self._reads_keys else None, values,
-               tuple(map(type, values)))
+        values = tuple(map(attrs.get, self._reads_attrs, self._absent_each))
+        # (one flat tuple: a nested one costs a third more to make, hash and compare)
+        key = (self, kind, tuple(keys) if self._reads_keys else None, *values,
+               *map(type, values))
         try:
             known = _KEPT.get(key)
         except TypeError:  # an unhashable value: run, not kept
@@ -93,8 +98,7 @@ class Hook:
         return f"Hook({self.name!r})"
 
 
-_ABSENT: Any = object()
-#: (hook, kind, keys if it reads them, the values it reads, their types) -> whether it keeps
+#: (hook, kind, keys if it reads them, *the values it reads, *their types) -> whether it keeps
 #: them (the types too: True and 1 are equal keys, and a hook may tell them apart). The
 #: Arm targets of a tuning log repeat a few triples, CPUs and ``-mattr`` lists, and the
 #: Arm checks cost more than the rest of writing a target's text.

@@ -55,33 +55,55 @@ class Trace(NamedTuple):
     #: the config as the input gave it (legacy text: its values typed; JSON: as written);
     #: inside a registered tag, the tag's own config
     given: Mapping[str, Any]
-    #: the registered tag whose config this target is (or is nested in), else None
-    tag_name: str | None
+    #: the read's context: the registered tag (``tag_name``), the text read (``source``) and
+    #: TVM's wrapper notes (``nul``, ``mkldnn``) come from it (None: no reader made it)
+    context: Context | None
     #: legacy text: the options as written, offsets into the text read ...
     options: tuple[Option, ...]
     #: ... and where each offset of that text sits in the outermost source (``place.at``)
     place: Place | None
-    #: TVM's name of the target-parser hook that ran, the config it returned (its attributes:
-    #: a reader may leave the fields kind, tag and keys in it, which :meth:`complete` takes
-    #: out) and the keys it returned. References only: nothing is copied while reading.
-    hook: str | None
+    #: the target-parser hook that ran (``hook``: TVM's name of it), the config it returned
+    #: (its attributes: a reader may leave the fields kind, tag and keys in it, which
+    #: :meth:`complete` takes out) and the keys it returned. References only: nothing is
+    #: copied while reading.
+    parser: Hook | None
     hook_out: Mapping[str, Any] | None
     hook_keys: Any
     #: the keys the hook filled in from the Environment
     from_environment: AbstractSet[str]
     #: ``-from_device`` was given: the attributes left unset were asked of the device
     queried: bool
-    #: the text whose offsets ``at`` gives (a target text inside JSON has its own)
-    source: str | None
     #: what a ``{"tag": ..., <overrides>}`` config gave over its tag (written, not the tag's)
     overrides: AbstractSet[str]
-    #: the outermost text only: TVM's wrapper cut it at a NUL here, and rewrote 'mkldnn' here
-    nul: int | None
-    mkldnn: tuple[int, ...]
     #: read lazily: the text whose options are not split yet (``options`` is then empty).
     #: The one-pass reader of plain text (``_lower/plan.py``) leaves it; :meth:`complete`
     #: splits it when a trace is asked for (``Target._trace``). None: nothing left to read.
     unsplit: str | None
+
+    @property
+    def tag_name(self) -> str | None:
+        """The registered tag whose config this target is (or is nested in), else None."""
+        return None if self.context is None else self.context.tag
+
+    @property
+    def source(self) -> str | None:
+        """The text whose offsets ``at`` gives (a target text inside JSON has its own)."""
+        return None if self.context is None else self.context.source
+
+    @property
+    def nul(self) -> int | None:
+        """The outermost target only: where TVM's wrapper cut the text at a NUL."""
+        return None if self.context is None else self.context.nul
+
+    @property
+    def mkldnn(self) -> tuple[int, ...]:
+        """The outermost target only: where TVM's wrapper rewrote 'mkldnn'."""
+        return () if self.context is None else self.context.mkldnn
+
+    @property
+    def hook(self) -> str | None:
+        """TVM's name of the target-parser hook that ran, if one did."""
+        return None if self.parser is None else self.parser.name
 
     def complete(self) -> Trace:
         """This trace with its lazy fields made: ``options`` split from ``unsplit``, the
@@ -191,17 +213,15 @@ def traced(form: Form, given: Mapping[str, Any], ctx: Context, place: Place | No
            from_environment: AbstractSet[str] = _NONE, queried: bool = False,
            overrides: AbstractSet[str] = _NONE) -> Trace:
     """The trace of one target, as every reader records it: what the input gave, in context
-    ``ctx`` (whose tag, source and wrapper notes it keeps), and what the hook did.
+    ``ctx`` (whose tag, source and wrapper notes it gives), and what the hook did.
 
     The one constructor of ``Trace``: readers name each field they know."""
-    return _new_trace(Trace, (form, given, ctx.tag, options, place,
-                              None if hook is None else hook.name, hook_out, hook_keys,
-                              from_environment, queried, ctx.source, overrides, ctx.nul,
-                              ctx.mkldnn, unsplit))
+    return _new_trace(Trace, (form, given, ctx, options, place, hook, hook_out, hook_keys,
+                              from_environment, queried, overrides, unsplit))
 
 
 #: The trace of a target made by no reader (``Target._create`` called directly): a JSON
 #: config that gave nothing.
-NO_TRACE = Trace(form="json", given={}, tag_name=None, options=(), place=None, hook=None,
+NO_TRACE = Trace(form="json", given={}, context=None, options=(), place=None, parser=None,
                  hook_out=None, hook_keys=None, from_environment=_NONE, queried=False,
-                 source=None, overrides=_NONE, nul=None, mkldnn=(), unsplit=None)
+                 overrides=_NONE, unsplit=None)
