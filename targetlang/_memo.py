@@ -9,17 +9,21 @@ of input (and what was read from them).
 
 Every memo of user input uses it (``Memo`` directly where the hot path looks a key up
 itself, ``memoized`` as a decorator): ``parse``'s reads, the attribute orders and tuning keys
-of ``target.py``, the one-pass plans' hook answers (``_lower/plan.py``), the Arm checks and
-tables' answers (``_lower/hooks.py``, ``_lower/arm.py``), the per-spelling results of the log
-tools (``logs.py``) and ``compat``'s configs.
+of ``target.py``, the hooks' answers (``Hook.keeps``, ``_lower/hooks.py``), the Arm tables'
+answers (``_lower/arm.py``), the per-spelling results of the log
+tools (``logs.py``), ``compat``'s configs, the schemas, JSON contexts and plain writers by
+dialect (``target.py``, ``_formats/text.py``) and the Python rewriter's property tables.
 
-``functools.cache`` stays on loaders of fixed data, which take no argument or one drawn from
-a fixed set (a dialect or data file name, a type of a data file): ``dialects.load``,
-``arm.tables``, ``grammar``'s parsers, ``types.array_of``/``parse_type``, ``facts.data_json``,
-``lint._known``, ``target._tags``, ``tvmc.codegens``, ``components``' and ``presets``' tables,
-``strategies``' strategy builders. They are not memos of user input: their size is that of the
-package's data. (``_lower/plan.py``'s plans live on their ``DialectSchema``, made once per
-dialect.)
+Kept as they are, because they are not memos of user input (their size is that of the
+package's data, whatever the input): ``functools.cache`` on loaders of fixed data, which take
+no argument or one drawn from a fixed set (a registered dialect, a data file, a type named in
+a data file): ``dialects.load``, ``arm.tables``, ``grammar``'s parsers,
+``types.array_of``/``map_of``/``parse_type``, ``facts.data_json``, ``lint._known``,
+``target._tags``, ``tvmc``'s codegens, ``components``' and ``presets``' tables,
+``_metaschedule``'s instructions, ``_upgrade``'s first words, ``cli.browse``'s device names and
+``strategies``' strategy builders; and per-table dicts filled from the data alone (an Arm
+table's feature closures, ``_pyflow``'s fields of each AST class). ``_lower/plan.py``'s plans
+live on their ``DialectSchema``, made once per dialect.
 
 Thread safety (CPython's GIL): a hit is one ``dict.get``; a miss computes outside any lock
 (two threads may both compute an answer: the answers are equal), then stores it under the
