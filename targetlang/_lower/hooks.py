@@ -53,31 +53,40 @@ class Hook:
         self._reads_attrs = tuple(name for name in reads if name not in ("kind", "keys"))
         self._absent_each = (_ABSENT,) * len(self._reads_attrs)
 
-    def keeps(self, kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
+    def keeps(self, kind: str, keys: Sequence[str], attrs: Mapping[str, Any],
+              typed: tuple[str, str] | None = None) -> bool:
         """Whether ``run``, with no environment, leaves a target of this kind, keys and
         attributes as it is (each value the same, of the same type) and raises nothing:
         canonical text then needs no read-back to show it reads as the target.
 
-        Answered by running the hook on the members it reads (``reads``)."""
-        values = tuple(map(attrs.get, self._reads_attrs, self._absent_each))
+        Answered by running the hook on the members it reads (``reads``), once per their
+        values and types. ``typed``: the (dialect, kind) whose target's attributes these
+        are (each value of its attribute's type, or None), which then fixes the types: the
+        answer is kept by the values alone."""
+        keys_read = (keys if type(keys) is tuple else tuple(keys)) if self._reads_keys else None
         # (one flat tuple: a nested one costs a third more to make, hash and compare)
-        key = (self, kind, tuple(keys) if self._reads_keys else None, *values,
-               *map(type, values))
+        if typed is not None:
+            key: tuple[Any, ...] = (self, typed, keys_read,
+                                    *map(attrs.get, self._reads_attrs, self._absent_each))
+        else:
+            values = tuple(map(attrs.get, self._reads_attrs, self._absent_each))
+            key = (self, kind, keys_read, *values, *map(type, values))
         try:
             known = _KEPT.get(key)
         except TypeError:  # an unhashable value: run, not kept
-            return self._runs_unchanged(kind, keys, values)
+            return self._runs_unchanged(kind, keys, attrs)
         if known is None:
-            known = _KEPT.put(key, self._runs_unchanged(kind, keys, values))
+            known = _KEPT.put(key, self._runs_unchanged(kind, keys, attrs))
         return known
 
-    def _runs_unchanged(self, kind: str, keys: Sequence[str], values: tuple[Any, ...]) -> bool:
+    def _runs_unchanged(self, kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
+        """Whether ``run`` leaves the members it reads of this target as they are."""
         config: Config = {"kind": kind}
         if self._reads_keys:
             config["keys"] = keys
-        for name, value in zip(self._reads_attrs, values):
-            if value is not _ABSENT:
-                config[name] = value
+        for name in self._reads_attrs:
+            if name in attrs:
+                config[name] = attrs[name]
         given = dict(config)
         try:
             out, _features = self.run(config, None, set())
@@ -99,7 +108,8 @@ class Hook:
 
 
 #: (hook, kind, keys if it reads them, *the values it reads, *their types) -> whether it keeps
-#: them (the types too: True and 1 are equal keys, and a hook may tell them apart). The
+#: them (the types too: True and 1 are equal keys, and a hook may tell them apart; or, for a
+#: target's attributes, its (dialect, kind), which fixes their types, in place of both). The
 #: Arm targets of a tuning log repeat a few triples, CPUs and ``-mattr`` lists, and the
 #: Arm checks cost more than the rest of writing a target's text.
 _KEPT: Memo[tuple[Any, ...], bool] = Memo(4096)

@@ -53,6 +53,8 @@ class KindPlan(NamedTuple):
     #: attribute name -> the Python type of its JSON value (bool: an int is read too;
     #: list: a tuple is read too)
     json_types: dict[str, type]
+    #: (dialect name, kind name): the attribute types of a target's values are fixed by it
+    typed_as: tuple[str, str]
 
 
 _NONE: frozenset[str] = frozenset()
@@ -80,7 +82,7 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
         table[name] = KindPlan(kind, codes, dict(kind.defaults),
                                tuple(dict.fromkeys(kind.default_keys)),
                                schema.hooks.get(name), schema.rules.default_keys_always,
-                               json_types)
+                               json_types, (schema.name, name))
     schema.plans.update(table)  # all at once: a reader on another thread sees none or all
     return schema.plans
 
@@ -203,7 +205,8 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
                       attrs: Mapping[str, Any], settled: bool = False) -> bool:
     """Whether ``settle``, given exactly these tag, keys and attributes as typed words (with
-    no environment), gives them back unchanged: a plain text of them reads as them.
+    no environment), gives them back unchanged: a plain text of them reads as them. (They
+    are a target's of the plan's kind: each value of its attribute's type, or None.)
 
     Shown by settle's own steps, not by restating them: the hook keeps them (``Hook.keeps``
     runs it on what it reads), the merge over the defaults adds no attribute, and
@@ -211,7 +214,7 @@ def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
     (``Target._settled``), so its merge and ``dispatch_keys`` made them already (each is
     idempotent): only the hook is left to show."""
     hook = plan.hook
-    if hook is not None and not hook.keeps(plan.kind.name, keys, attrs):
+    if hook is not None and not hook.keeps(plan.kind.name, keys, attrs, plan.typed_as):
         return False
     return settled or plan.defaults.keys() <= attrs.keys() and dispatch_keys(
         keys, attrs.get("device"), plan.default_keys, plan.default_keys_always) == keys
