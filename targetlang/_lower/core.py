@@ -510,7 +510,9 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
             if not isinstance(key, str):
                 _fail(AttributeTypeError, f"keys must be strings, not {type_name(key)}",
                       ctx, where("keys"), json_path(json_path(path, "keys"), index))
-    keys = dispatch_keys(user_keys, config.get("device"), tuple(dict.fromkeys(kind.default_keys)),
+    device = config.get("device")
+    keys = dispatch_keys(user_keys, device if isinstance(device, str) else None,
+                         tuple(dict.fromkeys(kind.default_keys)),
                          ctx.schema.rules.default_keys_always)
 
     host = None

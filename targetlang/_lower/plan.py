@@ -87,19 +87,20 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     return schema.plans
 
 
-def dispatch_keys(user_keys: Sequence[str] | None, device: Any, default_keys: tuple[str, ...],
-                  always: bool) -> tuple[str, ...]:
+def dispatch_keys(user_keys: Sequence[str] | None, device: str | None,
+                  default_keys: tuple[str, ...], always: bool) -> tuple[str, ...]:
     """The keys ``FromConfig`` sets, the one implementation (``_from_config``, the plans and
-    ``settles_to_itself`` run it): the user's (None: none given), then ``-device``, then the
-    kind's ``default_keys`` (each once) where none were given or the release adds them
-    (``always``); each key once, in order."""
+    ``settles_to_itself`` run it): the user's (None: none given), then the ``-device`` name
+    (None: no device, or one that is not a string), then the kind's ``default_keys`` (each
+    once) where none were given or the release adds them (``always``); each key once, in
+    order."""
     if user_keys is None:
-        if type(device) is not str and not isinstance(device, str):
+        if device is None:
             return default_keys
         keys = (device, *default_keys)
     else:
         keys = tuple(user_keys)
-        if (type(device) is str or isinstance(device, str)) and device not in keys:
+        if device is not None and device not in keys:
             keys += (device,)  # (an export's keys hold it already)
         if always:
             keys += default_keys
