@@ -227,6 +227,33 @@ def section_corpora(repeats: int, rounds: int) -> list[str]:
     return lines
 
 
+def section_warm_distinct(repeats: int, rounds: int) -> list[str]:
+    """Warm reads of equal-but-distinct strings: parse() of a text read before, handed over as
+    a new str object equal to the old one (so its hash is not cached yet), as a program that
+    reads the same target strings from a file again and again does."""
+    lines = ["| corpus | targets | environment | warm, equal-but-distinct µs | "
+             "warm, the same object µs |", "|---|---:|---|---:|---:|"]
+    for name, texts in corpora().items():
+        valid = [text for text in texts if not _refused(text)]
+        for label, environment in (("no_gpu()", ENV), ("None", None)):
+            for text in valid:
+                tl.parse(text, environment=environment)
+            distinct = same = float("inf")
+            for _ in range(rounds * repeats):
+                copies = [text.encode().decode() for text in valid]  # new objects, equal
+                start = time.perf_counter()
+                for text in copies:
+                    tl.parse(text, environment=environment)
+                distinct = min(distinct, time.perf_counter() - start)
+                start = time.perf_counter()
+                for text in valid:
+                    tl.parse(text, environment=environment)
+                same = min(same, time.perf_counter() - start)
+            lines.append(f"| {name} | {len(valid)} | {label} | {us(distinct / len(valid))} | "
+                         f"{us(same / len(valid))} |")
+    return lines
+
+
 def section_serializers(repeats: int, rounds: int) -> list[str]:
     """to_json(), to_string() and from_json() each on its own, against TVM's export(), str()
     and Target(dict) on the same targets. A Target keeps its JSON and text once made, and
@@ -311,7 +338,7 @@ def section_scaling(repeats: int) -> list[str]:
             text = make(size)
             best = float("inf")
             for _ in range(max(1, repeats // 2)):
-                _parse_memo.cache_clear()
+                _parse_memo.clear()
                 start = time.perf_counter()
                 tl.parse(text).to_json()
                 best = min(best, time.perf_counter() - start)
@@ -366,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--rounds", type=int, help="rounds alternating TVM and targetlang "
                     "(default 3; more steady a noisy machine's figures)")
-    ap.add_argument("--only", choices=["corpora", "serializers", "stages"],
+    ap.add_argument("--only", choices=["corpora", "serializers", "stages", "warm-distinct"],
                     help="one section only")
     args = ap.parse_args(argv)
     repeats = 2 if args.quick else 7
@@ -374,7 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"targetlang {tl.__version__}, Python {sys.version.split()[0]}, "
           f"{'TVM 0.21 oracle at ' + str(TVM021) if TVM021.exists() else 'no TVM oracle'}\n")
     if args.only:
-        sections = {"corpora": section_corpora, "serializers": section_serializers}
+        sections = {"corpora": section_corpora, "serializers": section_serializers,
+                    "warm-distinct": section_warm_distinct}
         if args.only == "stages":
             from stages import section_stages  # benchmarks/stages.py
 
@@ -384,6 +412,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print("## parse -> to_json(), per target\n")
     print("\n".join(section_corpora(repeats, rounds)))
+    print("\n## Warm reads of equal-but-distinct string objects, per target\n")
+    print("\n".join(section_warm_distinct(repeats, rounds)))
     print("\n## Serializers on their own, per target\n")
     print("\n".join(section_serializers(repeats, rounds)))
     print("\n## Cold read by stage (profile shares scaled to the cold time)\n")

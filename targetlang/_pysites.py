@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from ._memo import Memo
 from ._pyflow import Binding, Scopes
 from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value, json_text, minimal
 from .environment import Environment
@@ -1038,14 +1039,15 @@ class Engine:
 # ---- small helpers -------------------------------------------------------------------------------
 
 
-_PROPERTIES: dict[str, dict[str, dict[str, Any]]] = {}
+_PROPERTIES: Memo[str, dict[str, dict[str, Any]]] = Memo(64)
 
 
 def property_table(dialect: str) -> dict[str, dict[str, Any]]:
     """The TVM 0.21 ``Target`` properties release ``dialect`` lacks or reads differently, with
     what 0.21 read (``_data/releases/target-properties.json``); empty before 0.24."""
-    if dialect in _PROPERTIES:
-        return _PROPERTIES[dialect]
+    known = _PROPERTIES.get(dialect)
+    if known is not None:
+        return known
     from ._lower.dialects import DIALECTS  # on first use: a file reading a Target asks
     from ._schema.facts import data_json
 
@@ -1061,8 +1063,7 @@ def property_table(dialect: str) -> dict[str, dict[str, Any]]:
             if rule.get("index") and getattr_too:
                 continue  # Target.__getattr__ reads attrs[key]: the same value or an error
             table[name] = rule
-    _PROPERTIES[dialect] = table
-    return table
+    return _PROPERTIES.put(dialect, table)
 
 
 def _property_read(rule: Mapping[str, Any]) -> str | None:

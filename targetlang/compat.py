@@ -19,7 +19,6 @@ its own ``tvm.target.Target`` (and helpers).
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
 import re
@@ -29,6 +28,7 @@ from typing import Any
 
 from . import presets
 from ._lower.dialects import DIALECTS
+from ._memo import memoized
 from ._sites import migrate_as_legacy, minimal
 from .migration import LEGACY_DIALECT
 from .target import Target as _Legacy
@@ -90,7 +90,7 @@ def _config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str,
     return _uncached_config(value, dialect)
 
 
-@functools.lru_cache(maxsize=1024)
+@memoized(maxsize=1024)
 def _text_config(text: str, dialect: str) -> str:
     return json.dumps(_uncached_config(text, dialect))
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._memo import Memo
 from .environment import Environment
 from .errors import TargetError
 from .migration import LEGACY_DIALECT, MigrationWarning, migrate
@@ -352,7 +353,7 @@ class _Memo:
 
     def __init__(self, compute: Callable[[bytes], Any]) -> None:
         self._compute = compute
-        self.cache: dict[bytes, tuple[bool, Any]] = {}
+        self.cache: Memo[bytes, tuple[bool, Any]] = Memo(CACHE_LIMIT)
 
     def __call__(self, literal: bytes) -> tuple[bool, Any]:
         hit = self.cache.get(literal)
@@ -361,9 +362,7 @@ class _Memo:
                 hit = (True, self._compute(literal))
             except Exception as error:  # noqa: BLE001 - a bad record is kept and reported, always
                 hit = (False, _why(error))
-            if len(self.cache) >= CACHE_LIMIT:
-                self.cache.clear()
-            self.cache[literal] = hit
+            self.cache.put(literal, hit)
         return hit
 
 

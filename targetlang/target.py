@@ -23,7 +23,8 @@ from ._lower.core import (
 )
 from ._lower.dialects import DIALECTS, families, load
 from ._lower.plan import read_plain_config
-from ._memo import ORDINARY_CHARS
+from ._lower.trace import NO_TRACE
+from ._memo import ORDINARY_CHARS, Memo, memoized
 from ._schema.facts import DialectSchema, KindSpec
 from ._stack import with_stack_room
 
@@ -81,19 +82,14 @@ _NO_FEATURES = TargetFeatures(None)
 
 #: attribute names in the order a reader gave them -> sorted (None: sorted already). Readers
 #: give the few orders of their plans and configs again and again: sorting each target's
-#: names anew is a measurable part of a cold read. Bounded: emptied when full.
-_ORDERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
-_ORDERS_MAX = 4096
+#: names anew is a measurable part of a cold read.
+_ORDERS: Memo[tuple[str, ...], tuple[str, ...] | None] = Memo(4096)
 _UNSEEN: Any = object()
 
 
 def _order(names: tuple[str, ...]) -> tuple[str, ...] | None:
     ranked = tuple(sorted(names))
-    order = None if ranked == names else ranked
-    if len(_ORDERS) >= _ORDERS_MAX:
-        _ORDERS.clear()
-    _ORDERS[names] = order
-    return order
+    return _ORDERS.put(names, None if ranked == names else ranked)
 
 
 class Target:
@@ -123,7 +119,7 @@ class Target:
     #: those of values holding targets (through _plain)
     _arrays: tuple[str, ...]
     _deep: tuple[str, ...]
-    _traced: tuple[Any, ...]  # Trace's fields; a Trace once read (not part of the value)
+    _traced: Trace  # (not part of the value; its lazy fields read on first use: _trace)
     #: made by ``settle`` (the one-pass readers of ``_lower/plan.py``) from these very
     #: values: its defaults and keys are as a reading of its own plain text makes them
     _settled: bool
@@ -136,7 +132,7 @@ class Target:
     def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
-                trace: tuple[Any, ...] = ("json", {}), settled: bool = False) -> Target:
+                trace: Trace = NO_TRACE, settled: bool = False) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -201,11 +197,7 @@ class Target:
     @property
     def _trace(self) -> Trace:
         """Where each value came from, as the lowering read it (see ``_lower/trace.py``)."""
-        from ._lower.trace import Trace  # on first use: only explain, lint and diff read traces
-
-        traced = self._traced
-        if type(traced) is not Trace:
-            traced = self._traced = Trace.of(traced)
+        traced = self._traced = self._traced.complete()  # (its lazy fields, made once)
         return traced
 
     # ---- serializers ---------------------------------------------------------------------
@@ -271,8 +263,11 @@ class Target:
             text = self._canonical
             if text is None:
                 formats = _TEXT or _text_module()
-                text = formats.plain_legacy(self) or formats.canonical(self, parse)
-                self._canonical = text
+                # The plain writer takes a target's parts (a host: the general writer's).
+                if self._host is None:
+                    text = formats.plain_legacy(self._kind, self._dialect, self._tag,
+                                                self._keys, self._attrs, self._settled)
+                text = self._canonical = text or formats.canonical(self, parse)
             return text
         if style == "tvm":
             return (_TEXT or _text_module()).tvm_string(self)  # type: ignore[no-any-return]
@@ -385,7 +380,7 @@ def _exports_features(dialect: str) -> bool:
     return (_SCHEMAS.get(dialect) or _schema(dialect)).rules.feature_keys
 
 
-@functools.lru_cache(maxsize=4096)
+@memoized(maxsize=4096)
 def _tuning_key(target: Target) -> str:
     from ._lower.specialize import NOT_TUNING  # on first use: kept out of start-up
 
@@ -402,14 +397,13 @@ def _unpickle(config: dict[str, Any], dialect: str) -> Target:
 
 def _schema(dialect: str) -> DialectSchema:
     try:
-        schema = _SCHEMAS[dialect] = load(dialect)
+        return _SCHEMAS.put(dialect, load(dialect))
     except KeyError:
         raise ValueError(f"unknown dialect {dialect!r}") from None
-    return schema
 
 
 #: dialect name -> its schema, once _schema has loaded it (a dict lookup on the hot paths)
-_SCHEMAS: dict[str, DialectSchema] = {}
+_SCHEMAS: Memo[str, DialectSchema] = Memo(256)
 
 
 def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
@@ -423,34 +417,47 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     """
     if type(text) is not str and not isinstance(text, str):
         raise TypeError(f"parse() takes text, not {type_name(text)}; use from_json() for dicts")
-    if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
-        return _parse_uncached(text, dialect=dialect, environment=environment)
-    outcome = _parse_memo(text, dialect, None if environment is None else environment._key)
-    if isinstance(outcome, Target):
-        return outcome
-    raise outcome._copy()  # a fresh error each time: the cached one keeps no traceback
+    # A text read before, in this dialect and environment: one lookup keyed by the text alone
+    # (its hash is all a new string object costs; the table's key is built once per call).
+    reads = _parse_memo.get(dialect if environment is None else (dialect, environment._key))
+    if reads is not None:
+        outcome = reads.get(text)
+        if outcome is not None:
+            if type(outcome) is Target:
+                return outcome
+            raise outcome._copy()  # type: ignore[union-attr]  # a fresh error each time
+    return _parse_and_keep(text, dialect, environment)
 
 
 # Targets are immutable, so a text read once need not be read again: tuning logs repeat a
-# few target strings millions of times. Errors are kept too (and raised afresh each time).
-# Only texts of ordinary size are kept (see parse), so the memo's memory is bounded.
-@functools.lru_cache(maxsize=16384)
-def _parse_memo(text: str, dialect: str,
-                environment_key: tuple[Any, ...] | None) -> Target | TargetError:
-    environment = None if environment_key is None else _environment(environment_key)
-    try:
+# few target strings millions of times. Errors are kept too (and raised afresh each time:
+# the kept one has no traceback). One memo of texts per (dialect, environment): a program
+# reads in one or two. Only texts of ordinary size are kept (Memo), so memory stays bounded:
+# at most 8 tables of 8,192 texts.
+_parse_memo: Memo[Any, Memo[str, Target | TargetError]] = Memo(8)
+
+
+def _parse_and_keep(text: str, dialect: str, environment: Environment | None) -> Target:
+    """``parse`` of a text not in the memo: read it, and keep what it gave."""
+    if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
         return _parse_uncached(text, dialect=dialect, environment=environment)
+    table_key = dialect if environment is None else (dialect, environment._key)
+    try:
+        outcome: Target | TargetError = _parse_uncached(text, dialect=dialect,
+                                                        environment=environment)
     except TargetError as error:
         # Kept without its traceback and context: their frames would keep every local of the
         # failed read alive (kilobytes per cached error).
         error.__context__ = None
-        return error.with_traceback(None)
-
-
-@functools.lru_cache(maxsize=64)
-def _environment(key: tuple[Any, ...]) -> Environment:
-    """The environment of ``Environment._key`` (the memo is keyed by the fields)."""
-    return Environment(*key)
+        outcome = error.with_traceback(None)
+    reads = _parse_memo.get(table_key)
+    if reads is None:
+        reads = _parse_memo.put(table_key, Memo(8192))
+    reads.put(text, outcome)
+    if type(outcome) is Target:
+        return outcome
+    assert isinstance(outcome, TargetError)
+    raise outcome._copy()
 
 
 @with_stack_room
@@ -460,7 +467,7 @@ def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
     # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
     schema = _SCHEMAS.get(dialect) or _schema(dialect)
     return from_top_level_text(text, _new_context(Context, (schema, environment, text, Target,
-                                                            None)))
+                                                            None, None, ())))
 
 
 _new_context = tuple.__new__
@@ -470,18 +477,18 @@ _TOP = Place()
 def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
               environment: Environment | None = None) -> Target:
     """Read a TargetJSON config (a dict, or JSON text) as TVM's ``Target(dict)`` does."""
-    global _LAST_JSON_CONTEXT
     if type(obj) is dict and _TARGETS.level < MAX_TARGET_DEPTH:
         # A config of the common types: the one-pass reader (``_lower/plan.py``), which
         # nests nothing (on a stack too full even for that, the general path makes room).
-        last = _LAST_JSON_CONTEXT
+        # A program reads its configs in one dialect and environment: their context is kept
+        # (a new one cost a twentieth of a read).
+        context_key = dialect if environment is None else (dialect, environment._key)
         try:
-            if last[1] is environment and last[0] == dialect:
-                ctx = last[2]
-            else:
+            ctx = _JSON_CONTEXTS.get(context_key)
+            if ctx is None:
                 schema = _SCHEMAS.get(dialect) or _schema(dialect)
-                ctx = _new_context(Context, (schema, environment, None, Target, None))
-                _LAST_JSON_CONTEXT = (dialect, environment, ctx)
+                ctx = _JSON_CONTEXTS.put(context_key, _new_context(
+                    Context, (schema, environment, None, Target, None, None, ())))
             target = read_plain_config(obj, ctx, _TOP)
         except RecursionError:
             target = None
@@ -492,10 +499,8 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
 
 _JSON_SPACE = " \t\n\r"
 
-#: (dialect, environment, context) of the last config read by the one-pass reader: a
-#: program reads its configs in one dialect and environment, and a new context cost a
-#: twentieth of a read. (One immutable tuple, replaced whole: safe across threads.)
-_LAST_JSON_CONTEXT: tuple[str, Environment | None, Any] = ("", None, None)
+#: (dialect, environment's fields) -> the context of the one-pass JSON reader
+_JSON_CONTEXTS: Memo[Any, Context] = Memo(8)
 
 
 @with_stack_room
@@ -511,7 +516,7 @@ def _from_json(obj: Mapping[str, Any] | str, *, dialect: str,
         return parse(text, dialect=dialect, environment=environment)
     if not isinstance(obj, Mapping):
         raise TypeError(f"from_json() takes a dict or JSON text, not {type_name(obj)}")
-    ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None))
+    ctx = _new_context(Context, (_schema(dialect), environment, None, Target, None, None, ()))
     try:
         config = truncate_strings(dict(obj), cut_at_nul=ctx.schema.rules.nul_ends != "never")
         return from_config(config, ctx, Place())

@@ -11,11 +11,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._lower.dialects import load
 from .._lower.plan import CODE_BOOL, CODE_INT, CODE_STR, CODE_STRS, plans, settles_to_itself
+from .._memo import Memo
 from .._syntax import rules
 from ..errors import TargetError
 
@@ -56,10 +57,10 @@ def tvm_string(target: Target) -> str:
 # ---- the canonical style -------------------------------------------------------------------
 
 def canonical(target: Target, parse: Callable[..., Target]) -> str:
-    """Lossless text: legacy syntax when ``parse`` reads it back as the same target, else JSON."""
-    plain = plain_legacy(target)
-    if plain is not None:
-        return plain
+    """Lossless text: legacy syntax when ``parse`` reads it back as the same target, else JSON.
+
+    (``Target.to_string`` asks ``plain_legacy`` first: it writes the same text, when it
+    answers, without reading it back.)"""
     legacy = _legacy(target)
     if legacy is not None:
         try:
@@ -78,7 +79,7 @@ def canonical(target: Target, parse: Callable[..., Target]) -> str:
 #: the Python type of its value, its default and the default's word (None: no plan); made
 #: once. Most attributes of a target hold their kind's default, the very object: its word
 #: is written once (for an integer default; other attributes have ``_NO_DEFAULT``).
-_WRITERS: dict[tuple[str, str], Any] = {}
+_WRITERS: Memo[tuple[str, str], Any] = Memo(1024)
 _UNKNOWN: Any = object()
 _NO_DEFAULT: Any = object()
 _TYPE_OF_CODE = {CODE_STR: str, CODE_STRS: tuple, CODE_INT: int, CODE_BOOL: bool}
@@ -99,22 +100,21 @@ def _writer(dialect: str, kind: str) -> tuple[KindPlan, dict[str, tuple[type, An
     return plan, table
 
 
-def plain_legacy(target: Target) -> str | None:
-    """``_legacy(target)`` for a target whose read-back is shown without reading the text.
+def plain_legacy(kind_name: str, dialect: str, tag: str, keys: tuple[str, ...],
+                 attrs: Mapping[str, Any], settled: bool) -> str | None:
+    """``_legacy(target)`` for a target without a host whose read-back is shown without
+    reading the text, from its parts (``Target.to_string`` hands over its own: kind, dialect,
+    tag, keys, attributes sorted by name, and whether ``settle`` made them).
 
-    For a target without a host, in a dialect with one-pass plans, whose keys, tag and
-    attributes are plain words of their attribute's type (see ``_lower/plan.py``), the text
-    is the plain words ``read_plain_text`` types back to these very values; what it then
-    makes of them is ``settle``'s, as ``settles_to_itself`` shows without reading the text
-    (hook, keys, defaults). Anything else returns None: ``canonical`` reads its text back.
+    In a dialect with one-pass plans, for keys, tag and attributes that are plain words of
+    their attribute's type (see ``_lower/plan.py``), the text is the plain words
+    ``read_plain_text`` types back to these very values; what it then makes of them is
+    ``settle``'s, as ``settles_to_itself`` shows without reading the text (hook, keys,
+    defaults). Anything else returns None: ``canonical`` reads its text back.
     """
-    # (Target's slots, read directly: its properties cost a call each on this hot path)
-    if target._host is not None:
-        return None
-    kind_name, keys, tag = target._kind, target._keys, target._tag
-    writer = _WRITERS.get((target._dialect, kind_name), _UNKNOWN)
+    writer = _WRITERS.get((dialect, kind_name), _UNKNOWN)
     if writer is _UNKNOWN:
-        writer = _WRITERS[target._dialect, kind_name] = _writer(target._dialect, kind_name)
+        writer = _WRITERS.put((dialect, kind_name), _writer(dialect, kind_name))
     if writer is None or not keys or "" in keys:
         return None
     plan, table = writer
@@ -125,7 +125,6 @@ def plain_legacy(target: Target) -> str | None:
         return None
     if tag:
         words.append("-tag=" + tag)
-    attrs = target._attrs  # (sorted by name, as Target._create keeps them)
     append = words.append
     for key, value in attrs.items():
         entry = table.get(key)
@@ -164,7 +163,7 @@ def plain_legacy(target: Target) -> str | None:
             or not text.isascii() or "'" in text or "\\" in text or "\0" in text \
             or "mkldnn" in text:
         return None
-    return text if settles_to_itself(plan, tag, keys, attrs, target._settled) else None
+    return text if settles_to_itself(plan, tag, keys, attrs, settled) else None
 
 
 def _same_json(a: Any, b: Any) -> bool:

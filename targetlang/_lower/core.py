@@ -33,7 +33,8 @@ from ..errors import (
     type_name,
 )
 from .hooks import Hook
-from .plan import read_plain_config, read_plain_text
+from .plan import dispatch_keys, read_plain_config, read_plain_text
+from .trace import traced
 
 if TYPE_CHECKING:
     from ..environment import Environment
@@ -104,6 +105,10 @@ class Context(NamedTuple):
     make: type[Target] | None = None
     #: the registered tag being read (its values are traced as the tag's)
     tag: str | None = None
+    #: the outermost target only: where TVM's Python wrapper cut the text at a NUL, and
+    #: rewrote 'mkldnn' (kept in its trace, for lint; nested targets are read without them)
+    nul: int | None = None
+    mkldnn: tuple[int, ...] = ()
 
 
 class Place(NamedTuple):
@@ -154,28 +159,18 @@ def from_top_level_text(text: str, ctx: Context) -> Target:
     nul = text.find("\0") if ctx.schema.rules.nul_ends == "text" else -1
     if nul >= 0:
         text = text[:nul]
+        ctx = ctx._replace(nul=nul)  # the trace keeps what the wrapper did, for lint
     if ctx.schema.reader is not None:  # another release's reader (the dialect registry's)
         target: Target = ctx.schema.reader(text, ctx, Place())
-        if nul >= 0:  # the trace keeps what the wrapper did, for lint
-            _note_wrapper(target, nul, ())
         return target
     place = _SOURCE
-    found: list[int] = []
     if "-libs=mkldnn" in text:
         # TVM's Python wrapper rewrites every "mkldnn" once it sees "-libs=mkldnn".
+        found: list[int] = []
         text, positions = _replace_with_positions(text, "mkldnn", "dnnl", found)
         place = Place(positions)
-    target = from_string(text, ctx, place)
-    if nul >= 0 or found:  # the trace keeps what the wrapper did, for lint
-        _note_wrapper(target, nul if nul >= 0 else None, tuple(found))
-    return target
-
-
-def _note_wrapper(target: Target, nul: int | None, mkldnn: tuple[int, ...]) -> None:
-    """Keep in ``target``'s trace where TVM's wrapper cut the text at a NUL and rewrote
-    'mkldnn'. The trace is made whole first: a reader's short record (JSON text read in
-    one pass) has no such fields, and patching its tail by position broke it."""
-    target._traced = target._trace._replace(nul=nul, mkldnn=mkldnn)
+        ctx = ctx._replace(mkldnn=tuple(found))
+    return from_string(text, ctx, place)
 
 
 def _replace_with_positions(text: str, old: str, new: str,
@@ -219,7 +214,7 @@ def from_tag(name: str, ctx: Context) -> Target:
     """A registered tag: the target TVM registered under that name (its ``tag`` field is "")."""
     config = json.loads(json.dumps(ctx.schema.tag_configs[name]))  # a private deep copy
     # Tag configs are complete: nothing to detect.
-    tag_ctx = Context(ctx.schema, None, None, ctx.make, name)
+    tag_ctx = Context(ctx.schema, None, None, ctx.make, name, ctx.nul, ctx.mkldnn)
     return from_config(config, tag_ctx, Place(), form="tag")
 
 
@@ -505,24 +500,20 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         _fail(AttributeTypeError, f'field "tag" must be a string, not {type_name(tag)}',
               ctx, where("tag"), json_path(path, "tag"))
 
-    has_user_keys = "keys" in config
-    keys: list[str] = []
-    if has_user_keys:
-        given = config.pop("keys")
-        if not isinstance(given, (list, tuple)):
-            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(given)}',
+    user_keys = None
+    if "keys" in config:
+        user_keys = config.pop("keys")
+        if not isinstance(user_keys, (list, tuple)):
+            _fail(AttributeTypeError, f'field "keys" must be an array, not {type_name(user_keys)}',
                   ctx, where("keys"), json_path(path, "keys"))
-        for index, key in enumerate(given):
+        for index, key in enumerate(user_keys):
             if not isinstance(key, str):
                 _fail(AttributeTypeError, f"keys must be strings, not {type_name(key)}",
                       ctx, where("keys"), json_path(json_path(path, "keys"), index))
-            keys.append(key)
     device = config.get("device")
-    if isinstance(device, str):
-        keys.append(device)
-    if not has_user_keys or ctx.schema.rules.default_keys_always:
-        keys.extend(kind.default_keys)
-    keys = list(dict.fromkeys(keys))
+    keys = dispatch_keys(user_keys, device if isinstance(device, str) else None,
+                         tuple(dict.fromkeys(kind.default_keys)),
+                         ctx.schema.rules.default_keys_always)
 
     host = None
     if "host" in config:
@@ -560,13 +551,13 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
     if kind.defaults:
         attrs = {**kind.defaults, **attrs}
 
-    # A plain tuple of Trace's fields: Target._trace makes the Trace on first use.
-    trace = (form, as_given, ctx.tag, options, place, None if hook is None else hook.name,
-             hook_out, hook_keys, filled, queried, ctx.source, overrides, None, ())
+    trace = traced(form, as_given, ctx, place, options=options, hook=hook, hook_out=hook_out,
+                   hook_keys=hook_keys, from_environment=filled, queried=queried,
+                   overrides=overrides)
     if given_features:
         features = {**given_features, **(features or {})}
     assert ctx.make is not None
-    return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=tuple(keys),
+    return ctx.make._create(kind=kind.name, dialect=ctx.schema.name, tag=tag, keys=keys,
                           host=host, attrs=attrs, features=features, trace=trace)
 
 
@@ -612,6 +603,8 @@ def _reimport_queried(config: dict[str, Any], queried_nulls: bool) -> dict[str, 
 
 def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path: str) -> Target:
     """``ConstructorDispatcher``: a Target, a string (tag, JSON or legacy text) or a dict."""
+    if ctx.nul is not None or ctx.mkldnn:  # the wrapper's notes are the outermost target's
+        ctx = ctx._replace(nul=None, mkldnn=())
     if ctx.make is not None and isinstance(value, ctx.make):
         if _TARGETS.level + target_depth(value) > MAX_TARGET_DEPTH:
             _fail(TargetSyntaxError, f"targets nested more than {MAX_TARGET_DEPTH} deep (hosts "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._memo import Memo
 from .._syntax.rules import int64_from_decimal
 from ..environment import Environment
 from ..errors import AttributeTypeError, TargetError, TargetValueError, show, type_name
@@ -27,27 +28,91 @@ if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time
                             tuple[Config, Features | None]]
 
 
-class Hook:
-    """A kind's target-parser hook: TVM's name for it, and what it does.
+_ABSENT: Any = object()
 
-    ``keeps``, where known, tells from a target's kind, keys and attributes that ``run`` with
-    no environment leaves them as they are (the keys' items too) and raises nothing
-    (canonical text then needs no read-back to show it reads as the target); None: run it.
+
+class Hook:
+    """A kind's target-parser hook: TVM's name for it, what it does, and what it reads.
+
+    ``reads`` is data: the config members ``run`` reads (besides ``kind``), the only ones it
+    may change when it has no environment (a test holds every hook to it). So whether the
+    hook leaves a target as it is depends on those values only, and :meth:`keeps` answers it
+    by running the hook itself once per such values (kept in a bounded memo): no predicate
+    restates what a hook does.
 
     (A plain slotted class: a dataclass would cost ``import targetlang`` more.)
     """
 
-    __slots__ = ("name", "run", "keeps")
+    __slots__ = ("name", "run", "reads", "_reads_keys", "_reads_attrs", "_absent_each")
 
-    def __init__(self, name: str, run: TargetParser,
-                 keeps: Callable[[str, Sequence[str], Mapping[str, Any]], bool] | None = None
-                 ) -> None:
+    def __init__(self, name: str, run: TargetParser, reads: tuple[str, ...]) -> None:
         self.name = name
         self.run = run
-        self.keeps = keeps
+        self.reads = reads
+        self._reads_keys = "keys" in reads
+        self._reads_attrs = tuple(name for name in reads if name not in ("kind", "keys"))
+        self._absent_each = (_ABSENT,) * len(self._reads_attrs)
+
+    def keeps(self, kind: str, keys: Sequence[str], attrs: Mapping[str, Any],
+              typed: tuple[str, str] | None = None) -> bool:
+        """Whether ``run``, with no environment, leaves a target of this kind, keys and
+        attributes as it is (each value the same, of the same type) and raises nothing:
+        canonical text then needs no read-back to show it reads as the target.
+
+        Answered by running the hook on the members it reads (``reads``), once per their
+        values and types. ``typed``: the (dialect, kind) whose target's attributes these
+        are (each value of its attribute's type, or None), which then fixes the types: the
+        answer is kept by the values alone."""
+        keys_read = (keys if type(keys) is tuple else tuple(keys)) if self._reads_keys else None
+        # (one flat tuple: a nested one costs a third more to make, hash and compare)
+        if typed is not None:
+            key: tuple[Any, ...] = (self, typed, keys_read,
+                                    *map(attrs.get, self._reads_attrs, self._absent_each))
+        else:
+            values = tuple(map(attrs.get, self._reads_attrs, self._absent_each))
+            key = (self, kind, keys_read, *values, *map(type, values))
+        try:
+            known = _KEPT.get(key)
+        except TypeError:  # an unhashable value: run, not kept
+            return self._runs_unchanged(kind, keys, attrs)
+        if known is None:
+            known = _KEPT.put(key, self._runs_unchanged(kind, keys, attrs))
+        return known
+
+    def _runs_unchanged(self, kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
+        """Whether ``run`` leaves the members it reads of this target as they are."""
+        config: Config = {"kind": kind}
+        if self._reads_keys:
+            config["keys"] = keys
+        for name in self._reads_attrs:
+            if name in attrs:
+                config[name] = attrs[name]
+        given = dict(config)
+        try:
+            out, _features = self.run(config, None, set())
+        except TargetError:
+            return False
+        if out.keys() != given.keys():
+            return False
+        for name, value in out.items():
+            before = given[name]
+            if name == "keys":
+                if type(value) not in (list, tuple) or tuple(value) != tuple(before):
+                    return False
+            elif value is not before and (type(value) is not type(before) or value != before):
+                return False
+        return True
 
     def __repr__(self) -> str:
         return f"Hook({self.name!r})"
+
+
+#: (hook, kind, keys if it reads them, *the values it reads, *their types) -> whether it keeps
+#: them (the types too: True and 1 are equal keys, and a hook may tell them apart; or, for a
+#: target's attributes, its (dialect, kind), which fixes their types, in place of both). The
+#: Arm targets of a tuning log repeat a few triples, CPUs and ``-mattr`` lists, and the
+#: Arm checks cost more than the rest of writing a target's text.
+_KEPT: Memo[tuple[Any, ...], bool] = Memo(4096)
 
 
 def _optional_str(config: Mapping[str, Any], key: str) -> str | None:
@@ -277,60 +342,11 @@ def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
     return config, None
 
 
-def _cpu_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any],
-               arm_tables: str = _arm.DATA_FILE) -> bool:
-    """With no environment ParseTarget changes nothing of a target that is not Arm; nor of
-    an Arm one whose keys hold ``arm_cpu`` and ``cpu`` already, if its checks pass."""
-    mtriple, mcpu = attrs.get("mtriple"), attrs.get("mcpu")
-    if not (mtriple is None or type(mtriple) is str) or not (mcpu is None or type(mcpu) is str):
-        return False
-    mprofile = _is_mprofile(mcpu)
-    if not mprofile and not _is_aprofile(mtriple, mcpu):
-        return True
-    if "arm_cpu" not in keys or "cpu" not in keys or not all(type(k) is str for k in keys):
-        return False  # MergeKeys would add them (or refuse the keys)
-    return _arm_checks_pass(kind, attrs, mprofile, arm_tables)
-
-
-#: Every attribute the Arm checks read (``_mprofile_features``, ``_aprofile_checked``; a
-#: test holds them to it), and their answers by those values (bounded): the Arm targets of
-#: a tuning log repeat a few triples, CPUs and ``-mattr`` lists, and the checks cost more
-#: than the rest of writing a target's text.
+#: Every member the Arm checks read (``_mprofile_features``, ``_aprofile_checked``; a test
+#: holds them to it): the cpu hook reads these, its kind and its keys.
 ARM_CHECKS_READ = ("mtriple", "mcpu", "mattr", "cl-opt", "mfloat-abi", "jit", "vector-width",
                    "mabi")
-_ABSENT: Any = object()
-_ABSENT_EACH = (_ABSENT,) * len(ARM_CHECKS_READ)
-_ARM_CHECKED: dict[tuple[Any, ...], bool] = {}
-_ARM_CHECKED_MAX = 1024
-
-
-def _arm_checks_pass(kind: str, attrs: Mapping[str, Any], mprofile: bool,
-                     arm_tables: str = _arm.DATA_FILE) -> bool:
-    """Whether the M- or A-profile checks pass on these attributes (by LLVM ``arm_tables``)."""
-    values = tuple(map(attrs.get, ARM_CHECKS_READ, _ABSENT_EACH))
-    # (the types too: True and 1 are equal keys, and a check may tell them apart)
-    key = (kind, mprofile, values, tuple(map(type, values)), arm_tables)
-    try:
-        return _ARM_CHECKED[key]
-    except KeyError:
-        keep = True
-    except TypeError:  # an unhashable value: checked, not kept
-        keep = False
-    config = {"kind": kind, **attrs}
-    try:
-        if mprofile:
-            _mprofile_features(config)
-        else:
-            _aprofile_checked(config, arm_tables)
-    except TargetError:
-        passes = False
-    else:
-        passes = True
-    if keep:
-        if len(_ARM_CHECKED) >= _ARM_CHECKED_MAX:
-            _ARM_CHECKED.clear()
-        _ARM_CHECKED[key] = passes
-    return passes
+_CPU_READS = ("kind", "keys", *ARM_CHECKS_READ)
 
 
 def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -345,11 +361,6 @@ def parse_cuda(config: Config, env: Environment | None, from_env: set[str]) -> t
     return config, None
 
 
-def _cuda_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
-    arch = attrs.get("arch", "sm_")  # (a null arch is given, and not a string)
-    return type(arch) is str and arch.startswith("sm_")
-
-
 def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
     """``UpdateNVPTXAttrs``: fixed ``-mtriple``; validate ``-mcpu`` or fill it in."""
     _check_or_set(config, "mtriple", "nvptx64-nvidia-cuda")
@@ -361,12 +372,6 @@ def parse_nvptx(config: Config, env: Environment | None, from_env: set[str]) -> 
         config["mcpu"] = env.cuda_arch
         from_env.add("mcpu")
     return config, None
-
-
-def _nvptx_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
-    mcpu = attrs.get("mcpu", "sm_")
-    return attrs.get("mtriple") == "nvptx64-nvidia-cuda" and type(mcpu) is str and \
-        mcpu.startswith("sm_")
 
 
 def _has_gfx_version(mcpu: str) -> bool:
@@ -393,12 +398,6 @@ def parse_rocm(config: Config, env: Environment | None, from_env: set[str]) -> t
         config["mattr"] = mattr
         from_env.add("mattr")
     return config, None
-
-
-def _rocm_keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
-    mcpu = attrs.get("mcpu", "gfx0")
-    return attrs.get("mtriple") == "amdgcn-amd-amdhsa-hcc" and type(mcpu) is str and \
-        _has_gfx_version(mcpu)
 
 
 def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> tuple[Config, Features | None]:
@@ -436,23 +435,22 @@ def cpu_hooks(arm_tables: str) -> Mapping[str, Hook]:
             from_env: set[str]) -> tuple[Config, Features | None]:
         return parse_cpu(config, env, from_env, arm_tables)
 
-    def keeps(kind: str, keys: Sequence[str], attrs: Mapping[str, Any]) -> bool:
-        return _cpu_keeps(kind, keys, attrs, arm_tables)
-
-    hook = Hook("parsers::cpu::ParseTarget", run, keeps)
+    hook = Hook("parsers::cpu::ParseTarget", run, _CPU_READS)
     return {"llvm": hook, "c": hook}
 
 
 #: The target-parser hooks TVM 0.27 has and TVM 0.21 had not.
-HOOKS_027: Mapping[str, Hook] = {"webgpu": Hook("UpdateWebGPUAttrs", parse_webgpu_027)}
+HOOKS_027: Mapping[str, Hook] = {
+    "webgpu": Hook("UpdateWebGPUAttrs", parse_webgpu_027, ("supports_subgroups", "thread_warp_size")),
+}
 
 
 #: Which kinds have a target parser (``set_target_parser`` in target_kind.cc).
 TARGET_PARSERS: Mapping[str, Hook] = {
-    "llvm": Hook("parsers::cpu::ParseTarget", parse_cpu, _cpu_keeps),
-    "c": Hook("parsers::cpu::ParseTarget", parse_cpu, _cpu_keeps),
-    "cuda": Hook("UpdateCUDAAttrs", parse_cuda, _cuda_keeps),
-    "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx, _nvptx_keeps),
-    "rocm": Hook("UpdateROCmAttrs", parse_rocm, _rocm_keeps),
-    "test": Hook("TestTargetParser", parse_test, lambda kind, keys, attrs: True),
+    "llvm": Hook("parsers::cpu::ParseTarget", parse_cpu, _CPU_READS),
+    "c": Hook("parsers::cpu::ParseTarget", parse_cpu, _CPU_READS),
+    "cuda": Hook("UpdateCUDAAttrs", parse_cuda, ("arch",)),
+    "nvptx": Hook("UpdateNVPTXAttrs", parse_nvptx, ("mtriple", "mcpu")),
+    "rocm": Hook("UpdateROCmAttrs", parse_rocm, ("mtriple", "mcpu", "mattr")),
+    "test": Hook("TestTargetParser", parse_test, ()),
 }

@@ -16,12 +16,13 @@ A property test checks that whatever this reads, the general path reads the same
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
 from ..errors import TargetError
+from .trace import traced
 
 if TYPE_CHECKING:
     from .._schema.facts import DialectSchema, KindSpec
@@ -52,21 +53,17 @@ class KindPlan(NamedTuple):
     #: attribute name -> the Python type of its JSON value (bool: an int is read too;
     #: list: a tuple is read too)
     json_types: dict[str, type]
+    #: (dialect name, kind name): the attribute types of a target's values are fixed by it
+    typed_as: tuple[str, str]
 
 
 _NONE: frozenset[str] = frozenset()
-#: the first item of the record read_plain_config keeps for the trace (Trace.of reads it)
-PLAIN_JSON_RECORD = "plain json"
-
-#: id(schema) -> (schema, its plans by kind): a schema is made once per dialect and kept.
-_PLANS: dict[int, tuple[DialectSchema, dict[str, KindPlan | None]]] = {}
-
 
 def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
-    """The plans of a dialect's kinds (None for a dialect whose text the general path reads)."""
-    entry = _PLANS.get(id(schema))
-    if entry is not None and entry[0] is schema:
-        return entry[1]
+    """The plans of a dialect's kinds (None for a dialect whose text the general path reads),
+    made once and kept on the schema."""
+    if schema.plans:
+        return schema.plans
     table: dict[str, KindPlan | None] = {}
     # Plans follow TVM 0.21's rules only: a release that read anything differently (its own
     # reader, 32-bit integers, the old FFI, feature keys, ...) takes the general path.
@@ -85,25 +82,28 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
         table[name] = KindPlan(kind, codes, dict(kind.defaults),
                                tuple(dict.fromkeys(kind.default_keys)),
                                schema.hooks.get(name), schema.rules.default_keys_always,
-                               json_types)
-    _PLANS[id(schema)] = (schema, table)
-    return table
+                               json_types, (schema.name, name))
+    schema.plans.update(table)  # all at once: a reader on another thread sees none or all
+    return schema.plans
 
 
-def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
-    """The keys FromConfig sets: the user's (None: none given), then ``-device``, then the
-    kind's defaults where the release adds them; or the device and the kind's defaults;
-    each once, in order."""
+def dispatch_keys(user_keys: Sequence[str] | None, device: str | None,
+                  default_keys: tuple[str, ...], always: bool) -> tuple[str, ...]:
+    """The keys ``FromConfig`` sets, the one implementation (``_from_config``, the plans and
+    ``settles_to_itself`` run it): the user's (None: none given), then the ``-device`` name
+    (None: no device, or one that is not a string), then the kind's ``default_keys`` (each
+    once) where none were given or the release adds them (``always``); each key once, in
+    order."""
     if user_keys is None:
-        if type(device) is not str:
-            return plan.default_keys  # (each once already: plans() makes sure)
-        keys = (device, *plan.default_keys)
+        if device is None:
+            return default_keys
+        keys = (device, *default_keys)
     else:
         keys = tuple(user_keys)
-        if type(device) is str and device not in keys:  # (an export's keys hold it)
-            keys += (device,)
-        if plan.default_keys_always:
-            keys += plan.default_keys
+        if device is not None and device not in keys:
+            keys += (device,)  # (an export's keys hold it already)
+        if always:
+            keys += default_keys
     # (a set is cheaper than the dict that drops a repeat, and most keys repeat none)
     return keys if len(keys) < 2 or len(set(keys)) == len(keys) else tuple(dict.fromkeys(keys))
 
@@ -122,8 +122,7 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
         if not words:
             return None
     schema = ctx.schema
-    entry = _PLANS.get(id(schema))
-    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    table = schema.plans or plans(schema)
     plan = table.get(words[0])
     if plan is None:
         return None
@@ -200,42 +199,26 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
     if user_keys is not None and type(user_keys) is not tuple and not (
             type(user_keys) is list and all(type(k) is str for k in user_keys)):
         return None
-    keys = _keys(plan, user_keys, device)
+    keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
     return tag, keys, attrs, features, hook_out, hook_keys, filled
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
                       attrs: Mapping[str, Any], settled: bool = False) -> bool:
     """Whether ``settle``, given exactly these tag, keys and attributes as typed words (with
-    no environment), gives them back unchanged: a plain text of them reads as them.
+    no environment), gives them back unchanged: a plain text of them reads as them. (They
+    are a target's of the plan's kind: each value of its attribute's type, or None.)
 
-    ``settled``: ``settle`` made them (``Target._settled``). Its merge over the defaults
-    left every default among the attributes, and ``_keys`` left the device and the kind's
-    default keys among the keys, each once: given them again, neither adds nor drops one,
-    so only the hook is left to show."""
+    Shown by settle's own steps, not by restating them: the hook keeps them (``Hook.keeps``
+    runs it on what it reads), the merge over the defaults adds no attribute, and
+    ``dispatch_keys`` gives the keys back. ``settled``: ``settle`` made them
+    (``Target._settled``), so its merge and ``dispatch_keys`` made them already (each is
+    idempotent): only the hook is left to show."""
     hook = plan.hook
-    if hook is None or hook.keeps is not None and hook.keeps(plan.kind.name, keys, attrs):
-        if settled:
-            return True
-        # settle's merge over the defaults adds none; _keys adds none (the device and the
-        # kind's defaults are there already) and drops none (no key twice).
-        device = attrs.get("device")
-        return plan.defaults.keys() <= attrs.keys() and \
-            (type(device) is not str or device in keys) and \
-            (not plan.default_keys_always or all(key in keys for key in plan.default_keys)) \
-            and len(set(keys)) == len(keys)
-    given: dict[str, Any] = {"kind": plan.kind.name, "keys": keys}
-    if tag:
-        given["tag"] = tag
-    given.update(attrs)
-    again = settle(plan, given, None)
-    if again is None or again[0] != tag or again[1] != keys:
+    if hook is not None and not hook.keeps(plan.kind.name, keys, attrs, plan.typed_as):
         return False
-    out = again[2]
-    # The hook may change a value: equal, and of the same type (== takes True for 1).
-    return len(out) == len(attrs) and all(
-        key in out and (out[key] is value or type(out[key]) is type(value) and out[key] == value)
-        for key, value in attrs.items())
+    return settled or plan.defaults.keys() <= attrs.keys() and dispatch_keys(
+        keys, attrs.get("device"), plan.default_keys, plan.default_keys_always) == keys
 
 
 def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
@@ -245,9 +228,8 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
     if settled is None:
         return None
     tag, keys, attrs, features, hook_out, hook_keys, filled = settled
-    hook = plan.hook
-    trace: tuple[Any, ...] = ("text", given, ctx.tag, text, place, None if hook is None else hook.name,
-             hook_out, hook_keys, filled, False, ctx.source, _NONE, None, ())
+    trace = traced("text", given, ctx, place, unsplit=text, hook=plan.hook, hook_out=hook_out,
+                   hook_keys=hook_keys, from_environment=filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
                             keys=keys, host=None, attrs=attrs, features=features, trace=trace,
@@ -269,8 +251,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         return None
     name = config.get("kind")
     schema = ctx.schema
-    entry = _PLANS.get(id(schema))
-    table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
+    table = schema.plans or plans(schema)
     plan = table.get(name) if type(name) is str else None
     if plan is None:
         return None
@@ -297,9 +278,11 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         return None
     tag = attrs.pop("tag", "")
     user_keys = attrs.pop("keys", None)
-    keys = _keys(plan, user_keys, attrs.get("device"))
-    # (Trace.of makes the trace's fields of this short record when a trace is asked for)
-    trace: tuple[Any, ...] = (PLAIN_JSON_RECORD, given, ctx, place, hook, hook_out, filled)
+    keys = dispatch_keys(user_keys, attrs.get("device"), plan.default_keys,
+                         plan.default_keys_always)
+    trace = traced("json", given, ctx, place, hook=hook, hook_out=hook_out,
+                   hook_keys=None if hook_out is None else hook_out.get("keys"),
+                   from_environment=filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
                             host=None, attrs=attrs, features=features, trace=trace,

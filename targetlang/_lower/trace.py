@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .._syntax.ast import Option
 from .._syntax.grammar import parse_target_text
-from .plan import PLAIN_JSON_RECORD
 
-__all__ = ["Origin", "Trace", "Form"]
+if TYPE_CHECKING:
+    from .core import Context, Place
+    from .hooks import Hook
+
+__all__ = ["Origin", "Trace", "Form", "traced"]
 
 #: How a target was given: legacy text, TargetJSON (a dict or JSON text), or a registered tag.
 Form = Literal["text", "json", "tag"]
@@ -35,58 +38,85 @@ Origin = Literal["written", "tag", "default", "environment", "target parser", "-
 
 
 _ABSENT: Any = object()
+_NONE: frozenset[str] = frozenset()
+#: the fields of a config (not attributes), which a reader may leave in the hook's config
+_FIELDS = frozenset(("kind", "tag", "keys"))
 
 
 class Trace(NamedTuple):
     """The reading of one target (a host or device target has its own).
 
-    A named tuple: the lowering makes one per target on the hot path, where a frozen
-    dataclass costs several times more.
+    A named tuple, made only by :func:`traced` (with ``tuple.__new__``: the lowering makes one
+    per target on the hot path, where a frozen dataclass or the generated constructor costs
+    several times more).
     """
 
     form: Form
     #: the config as the input gave it (legacy text: its values typed; JSON: as written);
     #: inside a registered tag, the tag's own config
     given: Mapping[str, Any]
-    #: the registered tag whose config this target is (or is nested in), else None
-    tag_name: str | None = None
+    #: the read's context: the registered tag (``tag_name``), the text read (``source``) and
+    #: TVM's wrapper notes (``nul``, ``mkldnn``) come from it (None: no reader made it)
+    context: Context | None
     #: legacy text: the options as written, offsets into the text read ...
-    options: tuple[Option, ...] = ()
+    options: tuple[Option, ...]
     #: ... and where each offset of that text sits in the outermost source (``place.at``)
-    place: Any = None
-    #: TVM's name of the target-parser hook that ran, the config it returned (later
-    #: stripped of kind, tag, keys and host) and the keys it returned
-    hook: str | None = None
-    hook_out: Mapping[str, Any] | None = None
-    hook_keys: Any = None
+    place: Place | None
+    #: the target-parser hook that ran (``hook``: TVM's name of it), the config it returned
+    #: (its attributes: a reader may leave the fields kind, tag and keys in it, which
+    #: :meth:`complete` takes out) and the keys it returned. References only: nothing is
+    #: copied while reading.
+    parser: Hook | None
+    hook_out: Mapping[str, Any] | None
+    hook_keys: Any
     #: the keys the hook filled in from the Environment
-    from_environment: AbstractSet[str] = frozenset()
+    from_environment: AbstractSet[str]
     #: ``-from_device`` was given: the attributes left unset were asked of the device
-    queried: bool = False
-    #: the text whose offsets ``at`` gives (a target text inside JSON has its own)
-    source: str | None = None
+    queried: bool
     #: what a ``{"tag": ..., <overrides>}`` config gave over its tag (written, not the tag's)
-    overrides: AbstractSet[str] = frozenset()
-    #: the outermost text only: TVM's wrapper cut it at a NUL here, and rewrote 'mkldnn' here
-    nul: int | None = None
-    mkldnn: tuple[int, ...] = ()
+    overrides: AbstractSet[str]
+    #: read lazily: the text whose options are not split yet (``options`` is then empty).
+    #: The one-pass reader of plain text (``_lower/plan.py``) leaves it; :meth:`complete`
+    #: splits it when a trace is asked for (``Target._trace``). None: nothing left to read.
+    unsplit: str | None
 
-    @classmethod
-    def of(cls, record: tuple[Any, ...]) -> Trace:
-        """The trace of what the lowering recorded. Plain text's reader (``_lower/plan.py``)
-        records the text in place of its options: they are split again here, on demand."""
-        if record[0] == PLAIN_JSON_RECORD:  # read_plain_config's short record
-            _, given, ctx, place, hook, hook_out, filled = record
-            hook_keys = None
-            if hook_out is not None:  # stripped of the fields, as the general path keeps it
-                hook_keys = hook_out.get("keys")
-                hook_out = {k: v for k, v in hook_out.items() if k not in ("kind", "tag", "keys")}
-            record = ("json", given, ctx.tag, (), place, None if hook is None else hook.name,
-                      hook_out, hook_keys, filled, False, ctx.source, frozenset(), None, ())
-        options = record[3]
-        if type(options) is str:
-            record = (*record[:3], parse_target_text(options).options, *record[4:])
-        return cls._make(record)
+    @property
+    def tag_name(self) -> str | None:
+        """The registered tag whose config this target is (or is nested in), else None."""
+        return None if self.context is None else self.context.tag
+
+    @property
+    def source(self) -> str | None:
+        """The text whose offsets ``at`` gives (a target text inside JSON has its own)."""
+        return None if self.context is None else self.context.source
+
+    @property
+    def nul(self) -> int | None:
+        """The outermost target only: where TVM's wrapper cut the text at a NUL."""
+        return None if self.context is None else self.context.nul
+
+    @property
+    def mkldnn(self) -> tuple[int, ...]:
+        """The outermost target only: where TVM's wrapper rewrote 'mkldnn'."""
+        return () if self.context is None else self.context.mkldnn
+
+    @property
+    def hook(self) -> str | None:
+        """TVM's name of the target-parser hook that ran, if one did."""
+        return None if self.parser is None else self.parser.name
+
+    def complete(self) -> Trace:
+        """This trace with its lazy fields made: ``options`` split from ``unsplit``, the
+        fields taken out of ``hook_out``."""
+        trace = self
+        if trace.unsplit is not None:
+            trace = trace._replace(options=parse_target_text(trace.unsplit).options,
+                                   unsplit=None)
+        hook_out = trace.hook_out
+        if hook_out is not None and not _FIELDS.isdisjoint(hook_out):
+            trace = trace._replace(hook_out={k: v for k, v in hook_out.items()
+                                             if k not in _FIELDS})
+        return trace
 
     def at(self, index: int) -> int:
         """The offset in ``source`` of ``index`` in the text read."""
@@ -107,12 +137,12 @@ class Trace(NamedTuple):
         return "tag" if self.tag_name is not None else "written"
 
     def written_options(self) -> Mapping[str, Option]:
-        return {option.key: option for option in self.options}
+        return {option.key: option for option in self.complete().options}
 
     def is_given(self, name: str) -> bool:
         """Whether the input itself gave attribute ``name`` (not a reader deriving it)."""
         if self.form == "text":
-            return any(option.key == name for option in self.options)
+            return name in self.written_options()
         return name in self.given
 
     def attr_origin(self, name: str, value: Any, defaults: Mapping[str, Any]) -> Origin:
@@ -171,3 +201,27 @@ class Trace(NamedTuple):
                 origin = "derived"
             out.append((key, origin))
         return out
+
+
+_new_trace = tuple.__new__
+
+
+def traced(form: Form, given: Mapping[str, Any], ctx: Context, place: Place | None, *,
+           options: tuple[Option, ...] = (), unsplit: str | None = None,
+           hook: Hook | None = None,
+           hook_out: Mapping[str, Any] | None = None, hook_keys: Any = None,
+           from_environment: AbstractSet[str] = _NONE, queried: bool = False,
+           overrides: AbstractSet[str] = _NONE) -> Trace:
+    """The trace of one target, as every reader records it: what the input gave, in context
+    ``ctx`` (whose tag, source and wrapper notes it gives), and what the hook did.
+
+    The one constructor of ``Trace``: readers name each field they know."""
+    return _new_trace(Trace, (form, given, ctx, options, place, hook, hook_out, hook_keys,
+                              from_environment, queried, overrides, unsplit))
+
+
+#: The trace of a target made by no reader (``Target._create`` called directly): a JSON
+#: config that gave nothing.
+NO_TRACE = Trace(form="json", given={}, context=None, options=(), place=None, parser=None,
+                 hook_out=None, hook_keys=None, from_environment=_NONE, queried=False,
+                 overrides=_NONE, unsplit=None)

@@ -109,6 +109,8 @@ class DialectSchema:
     rules: DialectRules = DialectRules()
     reader: Any = None
     hooks: Mapping[str, Any] = field(default_factory=dict)
+    #: the one-pass plans by kind (``_lower/plan.py`` makes them on first use); not a fact
+    plans: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
 
 
 def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:

@@ -2,8 +2,9 @@
 the general writer writes, and only where the general writer's read-back would pass:
 ``plain_legacy(t)`` is None, or it is ``_legacy(t)`` and ``parse`` reads it as ``t``.
 
-Its two shortcuts are checked against what they stand for: each hook's ``keeps`` against
-running the hook, and ``settles_to_itself`` against ``settle``."""
+Its two shortcuts are checked against what they stand for: each hook's ``keeps`` (which runs
+the hook on the members it declares it reads) against running the hook on the whole config,
+and ``settles_to_itself`` against ``settle``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang._formats.text import _legacy, plain_legacy
+from targetlang._formats import text as _text
+from targetlang._formats.text import _legacy
 from targetlang._lower import hooks
 from targetlang._lower.dialects import DIALECTS, load
 from targetlang._lower.hooks import ARM_CHECKS_READ, TARGET_PARSERS
@@ -26,6 +28,14 @@ from targetlang.target import Target
 
 # The dialects with one-pass plans (the others never take the fast writer).
 PLAIN = [name for name in DIALECTS if any(plans(load(name)).values())]
+
+
+def plain_legacy(target: Target) -> str | None:
+    """The fast writer's answer for ``target``, as ``Target.to_string`` asks it."""
+    if target.host is not None:
+        return None
+    return _text.plain_legacy(target.kind, target.dialect, target.tag, target.keys,
+                              target.attrs, target._settled)
 
 
 def _check(target: Target) -> bool:
@@ -107,26 +117,58 @@ _ATTR_VALUES = st.one_of(
     st.sampled_from(["hard", "soft", "bad", "mcjit", "orcjit"]), st.just(0.0), st.just(0))
 
 
-@given(st.sampled_from(sorted(TARGET_PARSERS)),
-       st.sampled_from([("k",), ("arm_cpu", "cpu"), ("cpu", "x", "arm_cpu"), ("arm_cpu",), ()]),
+_EVERY_HOOK = sorted({(kind, hook) for dialect in DIALECTS
+                      for kind, hook in load(dialect).hooks.items()}, key=repr)
+
+
+@pytest.mark.parametrize(("kind", "hook"), _EVERY_HOOK, ids=[f"{k}-{h.name}-{id(h)}"
+                                                              for k, h in _EVERY_HOOK])
+@given(st.sampled_from([("k",), ("arm_cpu", "cpu"), ("cpu", "x", "arm_cpu"), ("arm_cpu",), ()]),
        st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model",
-                                        "mfloat-abi", "cl-opt", "jit", "vector-width", "mabi"]),
+                                        "mfloat-abi", "cl-opt", "jit", "vector-width", "mabi",
+                                        "supports_subgroups", "thread_warp_size"]),
                        _ATTR_VALUES, max_size=4))
-def test_hook_keeps_means_the_hook_changes_nothing(kind: str, keys: tuple[str, ...],
-                                                  attrs: dict[str, Any]) -> None:
-    hook = TARGET_PARSERS[kind]
-    assert hook.keeps is not None
-    hooks._ARM_CHECKED.clear()
+def test_hook_keeps_exactly_when_the_hook_changes_nothing(kind: str, hook: hooks.Hook,
+                                                         keys: tuple[str, ...],
+                                                         attrs: dict[str, Any]) -> None:
+    hooks._KEPT.clear()
     answer = hook.keeps(kind, keys, attrs)
-    assert hook.keeps(kind, keys, attrs) is answer  # the Arm checks' kept answer, the same
-    if not answer:
-        return
+    assert hook.keeps(kind, keys, attrs) is answer  # the kept answer, the same
     config = {"kind": kind, "keys": keys, **attrs}
-    out, _features = hook.run(dict(config), None, set())  # raises nothing
-    assert [*out["keys"]] == [*keys]
+    try:
+        out, _features = hook.run(dict(config), None, set())
+    except tl.TargetError:
+        assert not answer
+        return
+    same = [*out["keys"]] == [*keys]
     del out["keys"], config["keys"]
-    assert out == config
-    assert [type(v) for v in out.values()] == [type(v) for v in config.values()]
+    same = same and out == config and \
+        [type(v) for v in out.values()] == [type(v) for v in config.values()]
+    assert answer == same
+
+
+@pytest.mark.parametrize(("kind", "hook"), _EVERY_HOOK, ids=[f"{k}-{h.name}-{id(h)}"
+                                                              for k, h in _EVERY_HOOK])
+@given(st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model",
+                                        "mfloat-abi", "cl-opt", "jit", "vector-width", "mabi",
+                                        "supports_subgroups", "thread_warp_size", "keys",
+                                        "libs", "tag"]),
+                       _ATTR_VALUES, max_size=5))
+def test_each_hook_reads_and_changes_only_what_it_declares(kind: str, hook: hooks.Hook,
+                                                          attrs: dict[str, Any]) -> None:
+    """``Hook.keeps`` runs the hook on the members it declares (``reads``) only: with no
+    environment, it must read no other member of the config, nor change one."""
+    config = _Reads({"kind": kind, **attrs})
+    try:
+        out, _features = hook.run(config, None, set())
+    except tl.TargetError:
+        out = None
+    declared = {"kind", *hook.reads}
+    assert config.read <= declared, config.read - declared
+    if out is not None:
+        changed = {k for k in {*out, *attrs} if k != "kind" and
+                   (k not in out or k not in attrs or out[k] is not attrs[k])}
+        assert changed <= declared, changed - declared
 
 
 class _Reads(dict):  # type: ignore[type-arg]
@@ -169,7 +211,6 @@ def test_the_arm_checks_read_only_what_their_kept_answers_are_keyed_by(
 
 def test_hook_keeps_takes_the_common_arm_targets() -> None:
     keeps = TARGET_PARSERS["llvm"].keeps
-    assert keeps is not None
     arm = {"mtriple": "aarch64-linux-gnu", "mattr": ("+neon",)}
     assert keeps("llvm", ("arm_cpu", "cpu"), arm)
     assert not keeps("llvm", ("cpu",), arm)  # MergeKeys adds arm_cpu

@@ -180,9 +180,9 @@ def test_a_host_cannot_push_a_target_past_the_limit() -> None:
 
 def test_the_memo_keeps_no_huge_text() -> None:
     from targetlang._memo import ORDINARY_CHARS
-    from targetlang.target import _parse_memo
+    from targetlang.target import DEFAULT_DIALECT, _parse_memo
 
-    _parse_memo.cache_clear()
+    _parse_memo.clear()
     ordinary = "llvm -mcpu=" + "x" * (ORDINARY_CHARS - 20)
     huge = ["llvm -mcpu=" + str(i) + "x" * 1_000_000 for i in range(3)]
     assert tl.parse(ordinary) is tl.parse(ordinary)  # memoized
@@ -190,7 +190,7 @@ def test_the_memo_keeps_no_huge_text() -> None:
         assert tl.parse(text) == tl.parse(text)
         with pytest.raises(tl.TargetError):
             tl.parse(text + " -arhc=1")
-    assert _parse_memo.cache_info().currsize == 1
+    assert len(_parse_memo) == 1 and len(_parse_memo.get(DEFAULT_DIALECT)) == 1
 
 
 # ---- found by scripts/adversarial.py ---------------------------------------------------------
