@@ -47,7 +47,8 @@ def _dump(value: Any) -> str:
 # ---- arch --------------------------------------------------------------------------------------
 
 def _arch(args: argparse.Namespace, io: Io) -> int:
-    from ..architecture import Architecture  # on first use: kept out of the command line's start-up
+    # on first use: kept out of the command line's start-up
+    from ..configuration.architecture import Architecture
 
     if args.file == "-":
         text = io.read_all()
@@ -74,7 +75,7 @@ def _arch(args: argparse.Namespace, io: Io) -> int:
 
 
 def _render(arch: Any, io: Io) -> str:
-    from ..views import DeviceOnlyView, ViewError, _can_host  # on first use: as above
+    from ..configuration.views import DeviceOnlyView, ViewError, _can_host  # on first use: as above
 
     def ref(index: int) -> str:
         label = arch.labels[index]
@@ -122,7 +123,7 @@ def _render(arch: Any, io: Io) -> str:
 # ---- component -----------------------------------------------------------------------------------
 
 def _component(args: argparse.Namespace, io: Io) -> int:
-    from ..components import _database, find  # on first use: as above
+    from ..configuration.components import _database, find  # on first use: as above
 
     if args.list:
         entries = _database(args.dialect).entries

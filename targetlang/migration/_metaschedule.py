@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ._schema.resources import data_text
-from .environment import Environment
+from .._schema.resources import data_text
+from ..environment import Environment
 from .logs import LogSummary, _as_021, _Memo, as_release, locate, select
 
 __all__ = ["RECORDS", "WORKLOADS", "DatabaseError", "WorkloadTable", "check_workloads",
@@ -391,7 +391,7 @@ def records_with_indexes(lines: Iterable[bytes]) -> list[Any]:
 # ---- whole databases ----------------------------------------------------------------------------
 
 def _target_release(to: str) -> tuple[int, ...]:
-    from ._lower.dialects import DIALECTS  # on first use, as logs does: the release table
+    from .._lower.dialects import DIALECTS  # on first use, as logs does: the release table
 
     if to == "json":
         return (0, 21)  # the tvm-0.21 TargetJSON

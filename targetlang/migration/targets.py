@@ -39,15 +39,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._lower.core import is_json_text
-from ._lower.dialects import DIALECTS, load, releases
-from ._schema.compilation import facts
-from ._stack import with_stack_room
-from .backends import Executor, Runtime
-from .config import CompilationConfig
-from .environment import Environment
-from .errors import TargetError, json_path, type_name
-from .target import Target, from_json, parse
+from .._lower.core import is_json_text
+from .._lower.dialects import DIALECTS, load, releases
+from .._schema.compilation import facts
+from .._stack import with_stack_room
+from ..configuration.backends import Executor, Runtime
+from ..configuration.config import CompilationConfig
+from ..environment import Environment
+from ..errors import TargetError, json_path, type_name
+from ..target import Target, from_json, parse
 
 __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
            "migrate_config"]
