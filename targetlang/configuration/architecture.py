@@ -38,10 +38,11 @@ from typing import Any, Union
 
 from .._lower.dialects import DIALECTS
 from ..errors import ConfigError, TargetError, json_path, type_name
-from ..target import DEFAULT_DIALECT, Target, from_json, parse
+from ..target import DEFAULT_DIALECT, Target, from_json
+from ._common import at_path, can_host, check_members, read_target
 from .components import Component, component, read_properties
-from .config import CompilationConfig, _at, _check_members
-from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError, _can_host
+from .config import CompilationConfig
+from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
 
 __all__ = ["Architecture", "DIRECTIONS"]
 
@@ -60,17 +61,11 @@ _CONNECTION_MEMBERS = ("source", "destination", "direction")
 # ---- reading the parts -------------------------------------------------------------------------
 
 def _read_target(value: object, dialect: str, path: str) -> Target:
-    if isinstance(value, Target):
-        return value
+    """A component's target, read as a configuration's; every refusal is a ConfigError."""
     try:
-        if isinstance(value, str):
-            return parse(value, dialect=dialect)
-        if isinstance(value, Mapping):
-            return from_json(value, dialect=dialect)
+        return read_target(value, path, dialect)
     except TargetError as error:
-        raise _as_config_error(_at(error, path)) from None
-    raise ConfigError(f"a target is target text or a TargetJSON object, not {type_name(value)}",
-                      path=path)
+        raise _as_config_error(error) from None
 
 
 def _as_config_error(error: TargetError) -> ConfigError:
@@ -130,7 +125,7 @@ def _read_entry_parts(value: object, dialect: str, path: str) -> tuple[str | Non
     if not isinstance(value, Mapping):
         raise ConfigError(f"a component is a Component, a name, (component, properties) or an "
                           f"object, not {type_name(value)}", path=path)
-    _check_members(value, _ENTRY_MEMBERS, path, "component")
+    check_members(value, _ENTRY_MEMBERS, path, "component")
     own = value.get("dialect", dialect)
     if not isinstance(own, str) or own not in DIALECTS:
         raise ConfigError(f'unknown dialect {json.dumps(own)}; known: {", ".join(DIALECTS)}',
@@ -159,7 +154,7 @@ def _read_connection(value: object, path: str) -> tuple[tuple[object, str], tupl
                                                          tuple[object, str]]:
     """(source, destination, direction), each with its JSON path."""
     if isinstance(value, Mapping):
-        _check_members(value, _CONNECTION_MEMBERS, path, "connection")
+        check_members(value, _CONNECTION_MEMBERS, path, "connection")
         for key in _CONNECTION_MEMBERS:
             if key not in value:
                 raise ConfigError(f"a connection needs a {key}", path=json_path(path, key))
@@ -269,7 +264,7 @@ class Architecture:
         try:
             value = CompilationConfig.from_json(document)
         except TargetError as error:
-            raise _as_config_error(_at(error, "config")) from None
+            raise _as_config_error(at_path(error, "config")) from None
         self._check_hosts(canonical, refs)
         leftover = _targets_in(canonical)
         if leftover:
@@ -421,7 +416,7 @@ class Architecture:
     def _host(self, host: Ref, devices: Sequence[int]) -> int:
         index = self._view_index(host, "host")
         target = self._components[index].target
-        if not _can_host(target):
+        if not can_host(target):
             raise ViewError(f"{self._describe(index)} cannot host: a host is a CPU",
                             path="host")
         for device in devices:
@@ -452,7 +447,7 @@ class Architecture:
                                 runtime or view.runtime, view.labels)
         everything = range(len(self._components))
         if host is None:
-            found = [i for i in everything if _can_host(self._components[i].target)
+            found = [i for i in everything if can_host(self._components[i].target)
                      and all(self.reaches(i, j) for j in everything)]
             if len(found) != 1:
                 raise ViewError("name the host: " + ("no component that can host reaches "
@@ -584,7 +579,7 @@ class Architecture:
                                   offset=getattr(error, "pos", None)) from None
         if not isinstance(obj, Mapping):
             raise ConfigError(f"an architecture is a JSON object, not {type_name(obj)}")
-        _check_members(obj, _MEMBERS, "", "architecture")
+        check_members(obj, _MEMBERS, "", "architecture")
         dialect = obj.get("dialect", dialect)
         if not isinstance(dialect, str) or dialect not in DIALECTS:
             raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',

@@ -534,7 +534,13 @@ def _is_board(entry: Entry) -> bool:
 
 def component_names(dialect: str = DEFAULT_DIALECT) -> tuple[str, ...]:
     """The canonical names of the database: tags, presets, products, then CPUs."""
-    return tuple(_database(dialect).entries)
+    return tuple(entries(dialect))
+
+
+def entries(dialect: str = DEFAULT_DIALECT) -> Mapping[str, Entry]:
+    """The database of ``dialect``: each component's entry by name (``targetlang component
+    --list``)."""
+    return _database(dialect).entries
 
 
 def printed_forms(name: str) -> list[str]:

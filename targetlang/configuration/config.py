@@ -25,20 +25,15 @@ from .._lower.dialects import DIALECTS, dialect_extends
 from .._lower.specialize import device_type
 from .._schema.compilation import facts
 from ..environment import Environment
-from ..errors import ConfigError, TargetError, did_you_mean, json_path, type_name
-from ..target import DEFAULT_DIALECT, Target, from_json, parse
+from ..errors import ConfigError, json_path, type_name
+from ..target import DEFAULT_DIALECT, Target
+from ._common import check_aot, check_members, read_target
 from .backends import ComponentLike, Executor, Runtime
 
 __all__ = ["CompilationConfig", "ConfigError", "TargetLike"]
 
 #: What reads as one target: a Target, target text (legacy, tag or JSON) or a TargetJSON dict.
 TargetLike = Union[Target, str, Mapping[str, Any]]
-
-#: Kind names of configuration documents that TVM never had, and what they stand for.
-#: ``mali`` (the pre-RFC's example) is what ``tvm.target.mali()`` built: OpenCL for a Mali GPU.
-KIND_ALIASES: Mapping[str, Mapping[str, str]] = MappingProxyType({
-    "mali": MappingProxyType({"kind": "opencl", "device": "mali"}),
-})
 
 _SINGLE_MEMBERS = ("dialect", "target_host", "targets", "executor", "runtime", "flow-config")
 _COMPOSITE_MEMBERS = ("dialect", "targets", "executors")
@@ -53,27 +48,8 @@ _FLOW_TYPES: Mapping[str, tuple[str, type]] = MappingProxyType({
 # ---- paths and errors ------------------------------------------------------------------------
 
 
-def _at(error: TargetError, path: str) -> TargetError:
-    """The same error, its JSON path now starting at ``path`` (where the target sits)."""
-    if error.path:
-        inner = error.path if error.path.startswith("[") else "." + error.path
-        full = f"{path}{inner}" if path else inner.lstrip(".")
-    else:
-        full = path
-    return type(error)(error.message, source=error.source, offset=error.offset,
-                       path=full or None)
-
-
 def _no_such(what: str, name: object, path: str) -> ConfigError:
     return ConfigError(f'no {what} named "{name}"', path=path or None)
-
-
-def _check_members(obj: Mapping[str, Any], allowed: Sequence[str], path: str, what: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            hint = did_you_mean(str(key), allowed, '"')
-            raise ConfigError(f'unknown {what} member "{key}"{hint}; the members are '
-                              f"{', '.join(allowed)}", path=json_path(path, str(key)))
 
 
 # ---- reading the parts --------------------------------------------------------------------------
@@ -96,40 +72,6 @@ def _newest_dialect(dialects: Iterable[tuple[str, str]], default: str) -> str:
             raise ConfigError(f'targets of dialects "{best[0]}" and "{dialect}" cannot share a '
                               "configuration (neither extends the other)", path=path or None)
     return best[0] if best is not None else default
-
-
-def _read_target(value: object, path: str, dialect: str, environment: Environment | None) -> Target:
-    """One target of a configuration; a dict may name its own ``dialect`` and a kind alias."""
-    if isinstance(value, Target):
-        return value
-    try:
-        if isinstance(value, str):
-            return parse(value, dialect=dialect, environment=environment)
-        if isinstance(value, Mapping):
-            config = dict(value)
-            own = config.pop("dialect", dialect)
-            if not isinstance(own, str) or own not in DIALECTS:
-                raise ConfigError(f'unknown dialect "{own}"; known: {", ".join(DIALECTS)}',
-                                  path=json_path(path, "dialect"))
-            kind = config.get("kind")
-            if isinstance(kind, str) and kind in KIND_ALIASES:
-                config = _unalias(config, kind, path)
-            return from_json(config, dialect=own, environment=environment)
-    except ConfigError:
-        raise
-    except TargetError as error:
-        raise _at(error, path) from None
-    raise ConfigError(f"a target is a Target, target text or a TargetJSON object, not "
-                      f"{type_name(value)}", path=path or None)
-
-
-def _unalias(config: dict[str, Any], kind: str, path: str) -> dict[str, Any]:
-    alias = KIND_ALIASES[kind]
-    for key, value in alias.items():
-        if key != "kind" and config.get(key, value) != value:
-            raise ConfigError(f'kind "{kind}" stands for {alias["kind"]} with {key} "{value}", '
-                              f'so {key} cannot be "{config[key]}"', path=json_path(path, key))
-    return {**config, **alias}
 
 
 def _read_component(cls: type[Executor] | type[Runtime], value: object, path: str) -> Any:
@@ -174,24 +116,6 @@ def _read_flow(value: object, path: str) -> Mapping[str, Any]:
                                   path=where)
         out[key] = json.loads(json.dumps(item))  # a private copy: the value is immutable
     return MappingProxyType(out)
-
-
-def _check_aot(executor: Executor | None, runtime: Runtime | None, path: str) -> None:
-    """The combinations TVM's AOT code generator refused (aot_executor_codegen.cc)."""
-    if executor is None or runtime is None or executor.name != "aot":
-        return
-    interface = executor.attrs.get("interface-api", "packed")
-    unpacked = executor.attrs.get("unpacked-api", False)
-    where = json_path(json_path(path, "executor"), "attrs")
-    if runtime.name == "crt" and not (unpacked or interface == "packed"):
-        raise ConfigError(f'interface-api "{interface}" needs unpacked-api true with the crt '
-                          "runtime", path=json_path(where, "interface-api"))
-    if runtime.name == "cpp" and unpacked:
-        raise ConfigError("the cpp runtime needs unpacked-api false",
-                          path=json_path(where, "unpacked-api"))
-    if runtime.name == "cpp" and interface != "packed":
-        raise ConfigError(f'the cpp runtime needs interface-api "packed", not "{interface}"',
-                          path=json_path(where, "interface-api"))
 
 
 def _device_type_of(device: str | int) -> int:
@@ -298,13 +222,13 @@ class CompilationConfig:
             host_path = next(where for label, _, where in items if label == host_label)
         values = [value for _, value, _ in items] + ([host] if host is not None else [])
         dialect = _reading_dialect(values, dialect, path)
-        entries = [_Entry(label, _read_target(value, where, dialect, environment), where)
+        entries = [_Entry(label, read_target(value, where, dialect, environment), where)
                    for label, value, where in items]
         host_target: Target | None = None
         if host_label is not None:
             host_target = next(e.target for e in entries if e.label == host_label)
         elif host is not None:
-            host_target = _read_target(host, host_path, dialect, environment)
+            host_target = read_target(host, host_path, dialect, environment)
         dialect = _final_dialect(values, dialect, path, [(e.target, e.path) for e in entries]
                                  + ([(host_target, host_path)] if host_target else []))
         if host_target is None:
@@ -332,7 +256,7 @@ class CompilationConfig:
                 labels[entry.label] = target
         executor_value = _read_component(Executor, executor, json_path(path, "executor"))
         runtime_value = _read_component(Runtime, runtime, json_path(path, "runtime"))
-        _check_aot(executor_value, runtime_value, path)
+        check_aot(executor_value, runtime_value, path)
         self._dialect = dialect
         self._host = host_target
         self._host_label = host_label
@@ -371,7 +295,7 @@ class CompilationConfig:
             where = json_path("targets", str(label))
             if not isinstance(label, str) or not label:
                 raise ConfigError("a target label is a non-empty string", path=where)
-            pool[label] = _read_target(value, where, dialect, environment)
+            pool[label] = read_target(value, where, dialect, environment)
         dialect = _final_dialect(list(targets.values()), dialect, "",
                                  [(t, json_path("targets", k)) for k, t in pool.items()])
         groups: dict[str, CompilationConfig] = {}
@@ -383,7 +307,7 @@ class CompilationConfig:
             if not isinstance(group, Mapping):
                 raise ConfigError(f"an executor group is an object, not {type_name(group)}",
                                   path=where)
-            _check_members(group, _GROUP_MEMBERS, where, "executor group")
+            check_members(group, _GROUP_MEMBERS, where, "executor group")
             labels = _labels_of(group.get("targets"), pool, json_path(where, "targets"))
             host_label = _host_label_of(group.get("target_host"), pool,
                                         json_path(where, "target_host"))
@@ -446,12 +370,12 @@ class CompilationConfig:
             raise ConfigError("no target given (TVM: a build needs at least one target)",
                               path="target")
         dialect = _reading_dialect([v for v, _ in items] + [host], dialect, "")
-        targets = [_read_target(value, where, dialect, environment) for value, where in items]
+        targets = [read_target(value, where, dialect, environment) for value, where in items]
         for key, target_value, (_, where) in zip(keys, targets, items):
             _check_device_key(key, target_value, where)
         host_target = None
         if host is not None:
-            host_target = _read_target(host, "host", dialect, environment)
+            host_target = read_target(host, "host", dialect, environment)
             first_host = targets[0].host
             if first_host is not None and first_host.to_json() != host_target.to_json():
                 raise ConfigError(f"the target already has the host {first_host}, which is not "
@@ -486,9 +410,9 @@ class CompilationConfig:
             raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
                               path="dialect")
         if "executors" in obj:
-            _check_members(obj, _COMPOSITE_MEMBERS, "", "composite configuration")
+            check_members(obj, _COMPOSITE_MEMBERS, "", "composite configuration")
             return cls._composite(obj.get("targets"), obj["executors"], dialect, environment)
-        _check_members(obj, _SINGLE_MEMBERS, "", "configuration")
+        check_members(obj, _SINGLE_MEMBERS, "", "configuration")
         targets = obj.get("targets")
         if not isinstance(targets, (list, Mapping)):
             raise ConfigError(f"targets must be an array or an object of labelled targets, not "

@@ -18,17 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .._lower.specialize import device_type
 from ..errors import ConfigError
 from ..target import Target
+from ._common import can_host, check_aot
 from .backends import Executor, Runtime
-from .config import CompilationConfig, _check_aot
+from .config import CompilationConfig
 
 __all__ = ["DeviceOnlyView", "DeviceWithHostView", "PackagedView", "ViewError"]
-
-#: Device types that can host (TVM's CompilationConfig: kDLCPU, and kDLHexagon).
-_HOSTING_DEVICE_TYPES = (1, 16)
-
 
 class ViewError(ConfigError):
     """A view cannot hold its input without losing something (the path says what)."""
@@ -40,10 +36,6 @@ def _default_executor() -> Executor:
 
 def _default_runtime() -> Runtime:
     return Runtime("cpp")
-
-
-def _can_host(target: Target) -> bool:
-    return device_type(target) in _HOSTING_DEVICE_TYPES
 
 
 def _plain_config(config: CompilationConfig, view: str) -> None:
@@ -182,7 +174,7 @@ class PackagedView:
                 raise ViewError(f"this device's host ({own}) is not the view's host ({host})",
                                 path=f"devices[{index}].host")
         if host is None:
-            host = next((d for d in devices if _can_host(d)), None)
+            host = next((d for d in devices if can_host(d)), None)
         if host is None:
             raise ViewError("a packaged view needs a host, and no device can host (none is a "
                             "CPU): give host=", path="host")
@@ -195,7 +187,7 @@ class PackagedView:
         executor = self.executor or _default_executor()
         runtime = self.runtime or _default_runtime()
         try:
-            _check_aot(executor, runtime, "")
+            check_aot(executor, runtime, "")
         except ConfigError as error:
             defaulted = " (the runtime defaulted to TVM's cpp: give runtime=)" \
                 if self.runtime is None else ""
@@ -235,6 +227,6 @@ class PackagedView:
     def to_device_only(self) -> DeviceOnlyView:
         """One CPU device that is its own host, with the default executor and runtime."""
         view = self.to_device_with_host()
-        if view.host is not None and view.host == view.device and _can_host(view.device):
+        if view.host is not None and view.host == view.device and can_host(view.device):
             return DeviceOnlyView(view.device)  # the host is the one to_packaged() would add
         return view.to_device_only()

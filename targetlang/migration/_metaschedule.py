@@ -30,7 +30,8 @@ from typing import Any
 
 from .._schema.resources import data_text
 from ..environment import Environment
-from .logs import LogSummary, _as_021, _Memo, as_release, locate, select
+from ._records import Memo, as_021
+from .logs import LogSummary, as_release, locate, select
 
 __all__ = ["RECORDS", "WORKLOADS", "DatabaseError", "WorkloadTable", "check_workloads",
            "convert_records", "normalize_database", "normalize_records", "read_workload_table", "release_of",
@@ -429,7 +430,7 @@ def normalize_records(lines: list[bytes], summary: LogSummary, *, to: str,
     _require_table(release)
 
     def compute(literal: bytes) -> bytes:
-        config = _as_021(literal, environment)
+        config = as_021(literal, environment)
         if to != "json":
             config = as_release(config, to, environment)
         return json.dumps(config).encode("utf-8")
@@ -438,7 +439,7 @@ def normalize_records(lines: list[bytes], summary: LogSummary, *, to: str,
     out = []
     summary.records += sum(1 for line in lines if line.strip())
     summary.blank += sum(1 for line in lines if not line.strip())
-    for _, line, changed in convert_records(enumerate(lines, 1), release, _Memo(compute),
+    for _, line, changed in convert_records(enumerate(lines, 1), release, Memo(compute),
                                             summary.fail, counts, workload_count):
         out.append(line if line.endswith(b"\n") else line.rstrip(b"\r\n") + b"\n")
         if changed:

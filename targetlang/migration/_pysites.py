@@ -48,6 +48,20 @@ class Rewrite:
     kind: str = "rewritten"
 
 
+def decode_source(raw: bytes, path: str) -> tuple[str, str] | Finding:
+    """The text and encoding of a source file as Python reads it (PEP 263), or why not."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as error:  # an unknown or contradicting coding cookie
+        return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}")
+    try:
+        return raw.decode(encoding), encoding
+    except (UnicodeDecodeError, LookupError) as error:
+        line = raw[:getattr(error, "start", 0)].count(b"\n") + 1
+        return Finding(path, line, 0, f"not Python: not {encoding} text "
+                                      f"({getattr(error, 'reason', error)})")
+
+
 def py_literal(value: Any) -> str:
     """A Python expression for a JSON value (dicts, lists, strings, numbers, bools, None)."""
     if value is None or isinstance(value, bool):

@@ -28,13 +28,14 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import from_json, parse
+from ._records import CACHE_LIMIT, Memo, as_021, loads, why
 from .targets import LEGACY_DIALECT, MigrationWarning, migrate
 
 __all__ = ["LogSummary", "Located", "lines_of", "locate", "same_target_key", "normalized_text",
@@ -47,8 +48,6 @@ _PREFIX = re.compile(rb'\s*\{(?:\s*"\w+"\s*:[^"{}]*,)*\s*')
 _WS = b" \t\r\n"
 #: A line longer than this (no record is) is read in pieces: memory stays bounded on any input.
 LINE_LIMIT = 1 << 26
-#: At most this many distinct spellings are remembered (memory stays flat on any log).
-CACHE_LIMIT = 1 << 16
 
 Kind = Literal["record", "comment", "blank", "unreadable"]
 
@@ -60,14 +59,6 @@ class Located:
     start: int
     end: int
     literal: bytes
-
-
-def _loads(text: bytes | str) -> Any:
-    """``json.loads``, with nesting too deep for Python's parser a ``ValueError`` too."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply to read") from None
 
 
 def lines_of(stream: Iterable[bytes], block: int = 1 << 20) -> Iterator[bytes]:
@@ -167,7 +158,7 @@ def _locate_meta_schedule(line: bytes) -> Located | None:
     the target an exported TargetJSON dict."""
     try:
         text = line.decode("utf-8")
-        record = _loads(line)
+        record = loads(line)
     except (ValueError, UnicodeDecodeError):
         return None
     if not (isinstance(record, list) and len(record) == 2 and isinstance(record[0], int)
@@ -220,7 +211,7 @@ def _release(name: str) -> tuple[int, ...]:
 
 def _is_record(line: bytes) -> bool:
     try:
-        record = _loads(line)
+        record = loads(line)
     except ValueError:
         return False
     return _target_of(record) is not None
@@ -239,7 +230,7 @@ def _locate_by_json(line: bytes) -> Located | None:
     """A record whose target key is not where AutoTVM writes it: parse it, then find the
     target's value among the key's occurrences (the one whose value is the record's target)."""
     try:
-        record = _loads(line)
+        record = loads(line)
     except ValueError:
         return None
     target = _target_of(record)
@@ -250,7 +241,7 @@ def _locate_by_json(line: bytes) -> Located | None:
         end = _value_end(line, start)
         if end > 0:
             try:
-                if _loads(line[start:end]) == target:
+                if loads(line[start:end]) == target:
                     # Only exact when this value is the only one of its text in the line.
                     if line.count(line[start:end]) == 1:
                         return Located(start, end, line[start:end])
@@ -272,34 +263,6 @@ def classify(line: bytes, *, check_json: bool = False) -> tuple[Kind, Located | 
 
 # ---- what one spelling means ------------------------------------------------------------------
 
-def _decode(literal: bytes) -> str | dict[str, Any]:
-    value = _loads(literal)
-    if not isinstance(value, (str, dict)):
-        raise ValueError("a target is a string or an object")
-    return value
-
-
-def _as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
-    """The target of a log record as TVM 0.21's TargetJSON; lossy reads are errors."""
-
-    value = _decode(literal)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", MigrationWarning)
-        # A log's strings mean what every migration reads (migrate's "auto": TVM 0.21's
-        # meaning, else an older release's); its dicts are what TVM 0.21 exported.
-        try:
-            out = migrate(value, source_dialect="auto" if isinstance(value, str)
-                          else LEGACY_DIALECT, target_dialect="tvm-0.21", environment=environment)
-        except TargetError:
-            if isinstance(value, str):
-                raise
-            out = migrate(value, target_dialect="tvm-0.21", environment=environment)
-    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
-    if lost:
-        raise TargetError(f"cannot be written in tvm-0.21 without loss: {'; '.join(lost)}")
-    return out
-
-
 def as_release(config: dict[str, Any], dialect: str,
                environment: Environment | None = None) -> dict[str, Any]:
     """A ``tvm-0.21`` TargetJSON as the TargetJSON release ``dialect`` accepts (``migrate``);
@@ -316,7 +279,7 @@ def as_release(config: dict[str, Any], dialect: str,
 
 def same_target_key(target: str | dict[str, Any], environment: Environment | None = None) -> str:
     """The identity of a target in a log: equal exactly for the same target."""
-    return json.dumps(_as_021(json.dumps(target).encode(), environment), sort_keys=True)
+    return json.dumps(as_021(json.dumps(target).encode(), environment), sort_keys=True)
 
 
 def normalized_text(config: dict[str, Any]) -> str:
@@ -336,35 +299,6 @@ def normalized_text(config: dict[str, Any]) -> str:
 def normalized_json(config: dict[str, Any]) -> dict[str, Any]:
     """The ``tvm-0.21`` TargetJSON (``migrate(target, target_dialect="tvm-0.21")``)."""
     return config
-
-
-def _why(error: Exception) -> str:
-    """One line saying why a record's target could not be read."""
-    if isinstance(error, (TargetError, ValueError, TypeError)) and str(error):
-        return str(error).splitlines()[0]
-    if isinstance(error, RecursionError):
-        return "nested too deeply to read"
-    return f"{type(error).__name__}: {error}".splitlines()[0]
-
-
-class _Memo:
-    """Per-spelling results, bounded: a log of millions of records has few distinct targets."""
-
-    def __init__(self, compute: Callable[[bytes], Any]) -> None:
-        self._compute = compute
-        self.cache: dict[bytes, tuple[bool, Any]] = {}
-
-    def __call__(self, literal: bytes) -> tuple[bool, Any]:
-        hit = self.cache.get(literal)
-        if hit is None:
-            try:
-                hit = (True, self._compute(literal))
-            except Exception as error:  # noqa: BLE001 - a bad record is kept and reported, always
-                hit = (False, _why(error))
-            if len(self.cache) >= CACHE_LIMIT:
-                self.cache.clear()
-            self.cache[literal] = hit
-        return hit
 
 
 # ---- the tools ------------------------------------------------------------------------------------
@@ -422,14 +356,14 @@ def normalize(lines: Iterable[bytes], summary: LogSummary, *, to: str = "text",
     unreadable line.
     """
     def compute(literal: bytes) -> bytes:
-        config = _as_021(literal, environment)
+        config = as_021(literal, environment)
         if to == "json":
             return json.dumps(config).encode("utf-8")
         if to != "text":
             return json.dumps(as_release(config, to, environment)).encode("utf-8")
         return json.dumps(normalized_text(config)).encode("utf-8")
 
-    memo = _Memo(compute)
+    memo = Memo(compute)
     cache = memo.cache
     records = changed = unchanged = 0
     try:
@@ -488,7 +422,7 @@ def select(lines: Iterable[bytes], target: str | dict[str, Any], summary: LogSum
     and unreadable records (reported), are kept too."""
     summary.selecting = True
     wanted = same_target_key(target, environment)
-    memo = _Memo(lambda literal: json.dumps(_as_021(literal, environment), sort_keys=True)
+    memo = Memo(lambda literal: json.dumps(as_021(literal, environment), sort_keys=True)
                  == wanted)
     for number, line in _numbered(lines):
         kind, found = classify(line, check_json=check_json)
@@ -544,20 +478,20 @@ def stats(lines: Iterable[bytes], summary: LogSummary, *,
     found_targets: dict[str, TargetCount] = {}
     for literal, count in by_literal.items():
         try:
-            config = _as_021(literal, environment)
+            config = as_021(literal, environment)
             key = json.dumps(config, sort_keys=True)
             text = normalized_text(config) if key not in found_targets else ""
         except Exception as error:  # noqa: BLE001 - a bad record is kept and reported, always
             summary.unchanged -= count
             summary.failed += count
             summary.failures.append((0, f"{count} records with target "
-                                        f"{literal.decode('utf-8', 'replace')}: {_why(error)}"))
+                                        f"{literal.decode('utf-8', 'replace')}: {why(error)}"))
             continue
         entry = found_targets.get(key)
         if entry is None:
             entry = found_targets[key] = TargetCount(text, config)
         entry.count += count
-        spelling = _loads(literal)
+        spelling = loads(literal)
         spelling_text = spelling if isinstance(spelling, str) else json.dumps(spelling)
         entry.spellings[spelling_text] = entry.spellings.get(spelling_text, 0) + count
     return sorted(found_targets.values(), key=lambda e: (-e.count, e.text))

@@ -61,10 +61,8 @@ from __future__ import annotations
 
 import ast
 import errno
-import io
 import os
 import stat
-import tokenize
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +75,7 @@ from ._pysites import (
     Finding,
     Rewrite,
     apply_edits,
+    decode_source,
     might_have_sites,
     py_literal,
 )
@@ -186,20 +185,6 @@ def _why(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
-def _decode(raw: bytes, path: str) -> tuple[str, str] | Finding:
-    """The text and encoding of a source file as Python reads it (PEP 263), or why not."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-    except SyntaxError as error:  # an unknown or contradicting coding cookie
-        return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}")
-    try:
-        return raw.decode(encoding), encoding
-    except (UnicodeDecodeError, LookupError) as error:
-        line = raw[:getattr(error, "start", 0)].count(b"\n") + 1
-        return Finding(path, line, 0, f"not Python: not {encoding} text "
-                                      f"({getattr(error, 'reason', error)})")
-
-
 def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
                  target_dialect: str = NEWEST_RELEASE,
                  environment: Environment | None = None, runtime: bool = False,
@@ -213,7 +198,7 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     with open(file, "rb") as stream:  # noqa: PTH123 - one read, errors are OSError
         raw = stream.read()
-    decoded = _decode(raw, str(path))
+    decoded = decode_source(raw, str(path))
     if isinstance(decoded, Finding):
         return ScriptResult(path=str(path), original="", text="", findings=[decoded])
     text, encoding = decoded

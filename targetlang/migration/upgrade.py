@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._files import unified_diff, write_atomically
+from ._pysites import decode_source
 from ._upgrade import configs, docs, notebook, python, shell
 from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
 from ._upgrade.walk import FILE_TYPES, file_type, walk
-from .pyscripts import _decode as _decode_python
 
 __all__ = ["FILE_TYPES", "Change", "FileResult", "Finding", "Options", "Summary", "file_type",
            "upgrade_file", "upgrade_text", "walk"]
@@ -92,7 +92,7 @@ def _decode(raw: bytes, path: str, kind: str) -> tuple[str, str] | Finding:
     """The text of a file and the encoding to write it back in, or why it is not text.
     Python follows PEP 263 (coding cookies); the other types are UTF-8 (a BOM kept)."""
     if kind == "python":
-        return _decode_python(raw, path)
+        return decode_source(raw, path)
     encoding = "utf-8-sig" if raw.startswith(codecs.BOM_UTF8) else "utf-8"
     try:
         return raw.decode(encoding), encoding
