@@ -36,6 +36,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
+from .._equality import EqualAsJson
 from .._lower.dialects import DIALECTS
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json
@@ -167,7 +168,7 @@ def _read_connection(value: object, path: str) -> tuple[tuple[object, str], tupl
 
 # ---- the value ---------------------------------------------------------------------------------
 
-class Architecture:
+class Architecture(EqualAsJson):
     """Components and connections (see the module docstring); immutable, equal by JSON.
 
     ``components``: Components, database names (``"rtx 3080"``), ``(component, properties)``
@@ -177,13 +178,13 @@ class Architecture:
     targets are ``{"component": index or label}``.
     """
 
-    __slots__ = ("_labels", "_components", "_connections", "_config", "_key")
+    __slots__ = ("_labels", "_components", "_connections", "_config", "_identity")
+    _SORT_KEYS = False  # the order of components is their index: connections refer to it
 
     _labels: tuple[str | None, ...]
     _components: tuple[Component, ...]
     _connections: tuple[tuple[int, int, str], ...]
     _config: dict[str, Any] | None
-    _key: str | None
 
     def __init__(self, components: Sequence[Any], connections: Sequence[Any] = (), *,
                  config: Mapping[str, Any] | None = None,
@@ -201,8 +202,8 @@ class Architecture:
             where = json_path("components", index)
             label, entry = _read_entry(value, dialect, where)
             if label is not None and label in labels:
-                raise ConfigError(f'the label "{label}" is given twice (components'
-                                  f"[{labels.index(label)}])", path=json_path(where, "label")
+                raise ConfigError(f'the label "{label}" is given twice '
+                                  f"({json_path('components', labels.index(label))})", path=json_path(where, "label")
                                   if isinstance(value, Mapping) else where)
             labels.append(label)
             entries.append(entry)
@@ -227,12 +228,12 @@ class Architecture:
                 same = (x, y, d) == (a, b, direction)
                 same = same or ("bi-directional" in (d, direction) and {x, y} == {a, b})
                 if same:
-                    raise ConfigError(f"connections[{seen}] already connects these components",
+                    raise ConfigError(f"{json_path('connections', seen)} already connects these components",
                                       path=where)
             links.append((a, b, str(direction)))
         self._connections = tuple(links)
         self._config = None if config is None else self._read_config(config)
-        self._key = None
+        self._identity = None
 
     def _resolve(self, ref: object, path: str) -> int:
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
@@ -358,7 +359,7 @@ class Architecture:
     def _describe(self, index: int) -> str:
         label = self._labels[index]
         name = self._components[index].name
-        return f"components[{index}] ({name})" if label is None else f'"{label}" ({name})'
+        return f"{json_path('components', index)} ({name})" if label is None else f'"{label}" ({name})'
 
     # ---- members ---------------------------------------------------------------------------------
 
@@ -621,21 +622,8 @@ class Architecture:
 
     # ---- value semantics --------------------------------------------------------------------------
 
-    def _identity(self) -> str:
-        if self._key is None:
-            self._key = json.dumps(self.to_json(), separators=(",", ":"))
-        return self._key
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Architecture):
-            return NotImplemented
-        return self is other or self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
-
     def __setattr__(self, name: str, value: object) -> None:
-        if getattr(self, "_key", _UNSET) is not _UNSET and name != "_key":
+        if getattr(self, "_identity", _UNSET) is not _UNSET and name != "_identity":
             raise AttributeError(f"Architecture is immutable; cannot set {name!r}")
         object.__setattr__(self, name, value)
 

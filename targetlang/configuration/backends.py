@@ -14,13 +14,13 @@ runtime   ``cpp`` and ``crt`` (``system-lib``: bool); the legacy ``-runtime=`` s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .._equality import EqualAsJson
 from .._schema.compilation import ComponentSpec, facts
-from ..errors import ConfigError, did_you_mean, type_name
+from ..errors import ConfigError, did_you_mean, json_path, type_name
 
 __all__ = ["Executor", "Runtime", "ComponentLike"]
 
@@ -28,7 +28,7 @@ __all__ = ["Executor", "Runtime", "ComponentLike"]
 OptionValue = bool | int | str
 
 
-class _Component:
+class _Component(EqualAsJson):
     """What Executor and Runtime share: a registered name and typed, defaulted options."""
 
     __slots__ = ("_name", "_attrs", "_identity")
@@ -37,22 +37,21 @@ class _Component:
 
     _name: str
     _attrs: Mapping[str, OptionValue]
-    _identity: str
 
     def __init__(self, name: str, attrs: Mapping[str, OptionValue] | None = None) -> None:
         self._init(name, attrs, "")
 
     def _init(self, name: object, attrs: object, path: str, name_path: str | None = None) -> None:
         spec = self._spec(name, name_path if name_path is not None else
-                          (f"{path}.name" if path else None))
+                          (json_path(path, "name") if path else None))
         given: Mapping[Any, Any] = {} if attrs is None else attrs  # type: ignore[assignment]
-        attrs_path = f"{path}.attrs" if path else "attrs"
+        attrs_path = json_path(path, "attrs")
         if not isinstance(given, Mapping):
             raise ConfigError(f"{self._what} attributes must be an object, not "
                               f"{type_name(given)}", path=attrs_path)
         values: dict[str, OptionValue] = {}
         for key, value in given.items():
-            where = f"{attrs_path}.{key}"
+            where = json_path(attrs_path, str(key))
             option = spec.options.get(key) if isinstance(key, str) else None
             if option is None:
                 hint = did_you_mean(str(key), spec.options, '"')
@@ -70,8 +69,7 @@ class _Component:
                 values.setdefault(option.name, option.default)
         self._name = spec.name
         self._attrs = MappingProxyType(dict(sorted(values.items())))
-        self._identity = json.dumps([self._what, self._name, dict(self._attrs)],
-                                    separators=(",", ":"))
+        self._identity = None
 
     @classmethod
     def _registry(cls) -> Mapping[str, ComponentSpec]:
@@ -148,7 +146,7 @@ class _Component:
         if extra:
             raise ConfigError(f'unknown {cls._what} member "{extra[0]}" (write '
                               '{"name": ..., "attrs": {...}})',
-                              path=f"{path}.{extra[0]}" if path else extra[0])
+                              path=json_path(path, str(extra[0])))
         if "name" not in obj:
             raise ConfigError(f'{cls._what} has no "name"', path=path or None)
         self._init(obj["name"], obj.get("attrs"), path)
@@ -156,13 +154,8 @@ class _Component:
 
     # ---- value semantics -------------------------------------------------------------------
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _Component):
-            return NotImplemented
-        return self._identity == other._identity
-
-    def __hash__(self) -> int:
-        return hash(self._identity)
+    def _identity_json(self) -> Any:
+        return [self._what, self._name, dict(self._attrs)]
 
     def __repr__(self) -> str:
         given = f", {dict(self._attrs)!r}" if self._attrs else ""

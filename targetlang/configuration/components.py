@@ -52,8 +52,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Union
 
+from .._equality import EqualAsJson
 from .._schema.resources import data_text
-from ..errors import ConfigError, TargetError
+from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse, tags
 
 __all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
@@ -127,14 +128,6 @@ class AmbiguousComponentError(TargetError):
 
 # ---- the value -------------------------------------------------------------------------------
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    names = {bool: "bool", int: "int", float: "float", str: "string", list: "array",
-             tuple: "array", dict: "object"}
-    return names.get(type(value), type(value).__name__)
-
-
 def _plain(value: object, path: str) -> Any:
     """A private, plain-JSON copy of a property value (tuples read as arrays)."""
     if value is None or isinstance(value, (bool, int, str)):
@@ -144,16 +137,16 @@ def _plain(value: object, path: str) -> Any:
             raise ConfigError("a property is plain JSON; not a number is not", path=path)
         return value
     if isinstance(value, (list, tuple)):
-        return [_plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [_plain(v, json_path(path, i)) for i, v in enumerate(value)]
     if isinstance(value, Mapping):
         out = {}
         for key, item in value.items():
             if not isinstance(key, str):
-                raise ConfigError(f"a property's keys are strings, not {_type_name(key)}",
+                raise ConfigError(f"a property's keys are strings, not {type_name(key)}",
                                   path=path)
-            out[key] = _plain(item, f"{path}.{key}")
+            out[key] = _plain(item, json_path(path, key))
         return out
-    raise ConfigError(f"a property is plain JSON, not {_type_name(value)}", path=path)
+    raise ConfigError(f"a property is plain JSON, not {type_name(value)}", path=path)
 
 
 def read_properties(value: object, path: str) -> Mapping[str, Any]:
@@ -164,16 +157,16 @@ def read_properties(value: object, path: str) -> Mapping[str, Any]:
         value = {"os": value}
     if not isinstance(value, Mapping):
         raise ConfigError(f"properties are an object (or a string: the OS), not "
-                          f"{_type_name(value)}", path=path)
+                          f"{type_name(value)}", path=path)
     out: dict[str, Any] = {}
     for key in sorted(value, key=str):
-        where = f"{path}.{key}" if path else str(key)
+        where = json_path(path, str(key))
         if not isinstance(key, str) or not key:
             raise ConfigError("a property's name is a non-empty string", path=where)
         out[key] = _plain(value[key], where)
     if "os" in out and not isinstance(out["os"], str):
-        raise ConfigError(f"the os property is a string, not {_type_name(out['os'])}",
-                          path=f"{path}.os" if path else "os")
+        raise ConfigError(f"the os property is a string, not {type_name(out['os'])}",
+                          path=json_path(path, "os"))
     return MappingProxyType(out)
 
 
@@ -184,7 +177,7 @@ def _target_text(target: Target) -> str:
         return json.dumps(target.to_json(), separators=(",", ":"))
 
 
-class Component:
+class Component(EqualAsJson):
     """A known processor or accelerator: a name, a :class:`Target`, properties (``os``, ...).
 
     ``Component(name, target, properties)``: ``target`` is a Target, target text or a
@@ -192,12 +185,11 @@ class Component:
     Immutable; ``==`` and ``hash`` follow :meth:`to_json`.
     """
 
-    __slots__ = ("_name", "_target", "_properties", "_key")
+    __slots__ = ("_name", "_target", "_properties", "_identity")
 
     _name: str
     _target: Target
     _properties: Mapping[str, Any]
-    _key: str | None
 
     def __init__(self, name: str | None, target: Target | str | Mapping[str, Any],
                  properties: Mapping[str, Any] | str | None = None, *,
@@ -208,7 +200,7 @@ class Component:
             target = from_json(target, dialect=dialect)
         elif not isinstance(target, Target):
             raise ConfigError(f"a component's target is a Target, target text or a "
-                              f"TargetJSON object, not {_type_name(target)}", path="target")
+                              f"TargetJSON object, not {type_name(target)}", path="target")
         if name is None:
             name = _target_text(target)
         if not isinstance(name, str) or not name:
@@ -216,7 +208,7 @@ class Component:
         self._name = name
         self._target = target
         self._properties = read_properties(properties, "properties")
-        self._key = None
+        self._identity = None
 
     @property
     def name(self) -> str:
@@ -259,21 +251,8 @@ class Component:
             out["properties"] = json.loads(json.dumps(dict(self._properties)))
         return out
 
-    def _identity(self) -> str:
-        if self._key is None:
-            self._key = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
-        return self._key
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Component):
-            return NotImplemented
-        return self is other or self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
-
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, "_key") and name != "_key":
+        if hasattr(self, "_identity") and name != "_identity":
             raise AttributeError(f"Component is immutable; cannot set {name!r}")
         object.__setattr__(self, name, value)
 
@@ -614,7 +593,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     word. A name that could be two products is refused, never guessed.
     """
     if not isinstance(name, str):
-        raise UnknownComponentError(f"a component name is a string, not {_type_name(name)}")
+        raise UnknownComponentError(f"a component name is a string, not {type_name(name)}")
     db = _database(dialect)
     found, round_number = _read(db, name)
     reading = printed_forms(name)[-1]

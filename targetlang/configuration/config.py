@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Union
 
+from .._equality import EqualAsJson
 from .._lower.dialects import DIALECTS, dialect_extends
 from .._lower.specialize import device_type
 from .._schema.compilation import facts
@@ -152,7 +153,7 @@ class _Entry:
         self.path = path
 
 
-class CompilationConfig:
+class CompilationConfig(EqualAsJson):
     """Targets, target host, executor and runtime: what one compilation is configured with.
 
     ``CompilationConfig(target_host=host, targets=[target], executor=Executor("aot"),
@@ -164,6 +165,7 @@ class CompilationConfig:
 
     __slots__ = ("_dialect", "_host", "_host_label", "_targets", "_labels", "_executor",
                  "_runtime", "_flow", "_groups", "_group_refs", "_identity")
+    _SORT_KEYS = False  # the order of targets means something: TVM took the first for a device
 
     _dialect: str
     _host: Target | None
@@ -175,7 +177,6 @@ class CompilationConfig:
     _flow: Mapping[str, Any]
     _groups: Mapping[str, CompilationConfig]
     _group_refs: Mapping[str, tuple[tuple[str, ...], str | None]]
-    _identity: str | None
 
     def __init__(self, target_host: TargetLike | Sequence[TargetLike] | None = None,
                  targets: Sequence[TargetLike] | Mapping[str, Any] | TargetLike | None = None,
@@ -535,27 +536,12 @@ class CompilationConfig:
         for _, target in candidates:
             if all(other.specializes(target) for _, other in candidates):
                 return target
-        minimal = [f"targets[{i}] {t}" for i, t in candidates
+        minimal = [f"{json_path('targets', i)} {t}" for i, t in candidates
                    if not any(t.specializes(o) and t != o for _, o in candidates)]
         raise ConfigError(f"no single least-specialized target for device {device!r}: "
                           f"{' and '.join(minimal)} are each minimal")
 
     # ---- value semantics --------------------------------------------------------------------------
-
-    def _key(self) -> str:
-        # Equality and hashing both come from the canonical JSON (as for Target), order kept:
-        # the order of targets is meaningful (TVM took the first for a device).
-        if self._identity is None:
-            self._identity = json.dumps(self.to_json(), separators=(",", ":"))
-        return self._identity
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CompilationConfig):
-            return NotImplemented
-        return self is other or self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_from_json, (self.to_json(),))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import ConfigError
+from ..errors import ConfigError, json_path
 from ..target import Target
 from ._common import can_host, check_aot
 from .backends import Executor, Runtime
@@ -172,7 +172,7 @@ class PackagedView:
                 host = own
             elif own.to_json() != host.to_json():
                 raise ViewError(f"this device's host ({own}) is not the view's host ({host})",
-                                path=f"devices[{index}].host")
+                                path=json_path(json_path("devices", index), "host"))
         if host is None:
             host = next((d for d in devices if can_host(d)), None)
         if host is None:

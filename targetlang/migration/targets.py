@@ -41,6 +41,7 @@ from typing import Any
 
 from .._lower.core import is_json_text
 from .._lower.dialects import DIALECTS, load, releases
+from .._lower.specialize import MOVED_TO_COMPONENT
 from .._schema.compilation import facts
 from .._stack import with_stack_room
 from ..configuration.backends import Executor, Runtime
@@ -53,10 +54,9 @@ __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialec
            "migrate_config"]
 
 #: Target options that TVM (0.9 to 0.19) moved to the executor and the runtime.
-MOVED_OPTIONS = ("executor", "runtime", "link-params", "system-lib", "interface-api",
-                 "unpacked-api", "workspace-byte-alignment", "constant-byte-alignment")
-_EXECUTOR_OPTIONS = ("link-params", "interface-api", "unpacked-api", "workspace-byte-alignment",
-                     "constant-byte-alignment")
+MOVED_OPTIONS = tuple(MOVED_TO_COMPONENT)
+_EXECUTOR_OPTIONS = tuple(option for option, component in MOVED_TO_COMPONENT.items()
+                          if component == "executor" != option)
 
 TargetSource = str | Mapping[str, Any] | Target
 
