@@ -151,7 +151,7 @@ def resolve_short_name(app: Sphinx, env: BuildEnvironment, node: pending_xref,
     """Docstrings name the library's objects as a reader would (:class:`Target`,
     :meth:`from_config`, a type hint under ``TYPE_CHECKING``); Sphinx looks only in the current
     module. Find the one documented object so named: ``targetlang.NAME`` first, then a unique
-    ``...NAME`` (a method of the current class, say). A private name (``_Component``,
+    ``...NAME`` (a method of the current class, say). A private name (``_ExecutorOrRuntime``,
     ``targetlang._schema.facts.KindSpec``) is shown as code, not linked: it has no page. Any
     other unknown name stays a warning, so the build fails on it."""
     if node.get("refdomain") != "py":

@@ -22,13 +22,13 @@ from .._equality import EqualAsJson
 from .._schema.compilation import ComponentSpec, facts
 from ..errors import ConfigError, did_you_mean, json_path, type_name
 
-__all__ = ["Executor", "Runtime", "ComponentLike"]
+__all__ = ["Executor", "Runtime", "ExecutorOrRuntimeLike", "ComponentLike"]
 
 #: A JSON scalar, the only kind of value an executor or runtime option holds.
 OptionValue = bool | int | str
 
 
-class _Component(EqualAsJson):
+class _ExecutorOrRuntime(EqualAsJson):
     """What Executor and Runtime share: a registered name and typed, defaulted options."""
 
     __slots__ = ("_name", "_attrs", "_identity")
@@ -165,7 +165,7 @@ class _Component(EqualAsJson):
         return (type(self), (self._name, dict(self._attrs)))
 
 
-class Executor(_Component):
+class Executor(_ExecutorOrRuntime):
     """How the compiled model is run: ``graph``, ``aot`` or ``vm``, with typed options.
 
     ``Executor("aot", {"interface-api": "c", "unpacked-api": True})``; options not given take
@@ -187,7 +187,7 @@ class Executor(_Component):
         return executor
 
 
-class Runtime(_Component):
+class Runtime(_ExecutorOrRuntime):
     """The runtime the compiled model links against: ``cpp`` or ``crt``, with ``system-lib``.
 
     ``c++`` and ``c`` (the values of the legacy ``-runtime=`` target option, TVM's
@@ -212,5 +212,9 @@ class Runtime(_Component):
         return runtime
 
 
-#: What a configuration accepts for an executor or a runtime.
-ComponentLike = _Component | str | Mapping[str, Any]
+#: What a configuration accepts for an executor or a runtime: one, its name or its JSON object.
+ExecutorOrRuntimeLike = _ExecutorOrRuntime | str | Mapping[str, Any]
+
+#: The old name of :data:`ExecutorOrRuntimeLike`, kept importable (an alias: a hardware
+#: component is ``targetlang.components.ComponentLike``).
+ComponentLike = ExecutorOrRuntimeLike
