@@ -1,4 +1,6 @@
-"""The package's import graph: acyclic, counting imports inside functions.
+"""The package's import graph: acyclic, counting imports inside functions; and no module
+imports a private name of another public module (what two modules share lives once, in a
+private module of their package).
 
 Run as a script to list the graph's in-function imports (each must be lazy loading for
 start-up time, with a one-line reason on the line above or after it):

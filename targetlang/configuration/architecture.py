@@ -61,14 +61,6 @@ _CONNECTION_MEMBERS = ("source", "destination", "direction")
 
 # ---- reading the parts -------------------------------------------------------------------------
 
-def _read_target(value: object, dialect: str, path: str) -> Target:
-    """A component's target, read as a configuration's; every refusal is a ConfigError."""
-    try:
-        return read_target(value, path, dialect)
-    except TargetError as error:
-        raise _as_config_error(error) from None
-
-
 def _as_config_error(error: TargetError) -> ConfigError:
     """Every refusal of an architecture is a ConfigError (the target's message and path)."""
     if isinstance(error, ConfigError):
@@ -136,7 +128,10 @@ def _read_entry_parts(value: object, dialect: str, path: str) -> tuple[str | Non
     if "target" not in value:
         base = _lookup(value.get("name"), own, json_path(path, "name"))
         return label, base.with_properties(props)
-    target = _read_target(value["target"], own, json_path(path, "target"))
+    try:
+        target = read_target(value["target"], json_path(path, "target"), own)
+    except TargetError as error:  # every refusal of an architecture is a ConfigError
+        raise _as_config_error(error) from None
     name = value.get("name")
     if name is not None and (not isinstance(name, str) or not name):
         raise ConfigError("a component's name is a non-empty string", path=json_path(path, "name"))

@@ -3,11 +3,11 @@
 # old path targetlang.NAME); _sites, _pysites, _pyflow, _metaschedule and _upgrade serve them.
 from typing import Any
 
-from .._faces import public_attribute
+from .._faces import home_attribute
 from . import targets as _home
 from .targets import *  # noqa: F403
 from .targets import __all__, __doc__  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:
-    return public_attribute(_home, __name__, name)
+    return home_attribute(_home, __name__, name)
