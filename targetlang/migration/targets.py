@@ -64,9 +64,13 @@ TargetSource = str | Mapping[str, Any] | Target
 class MigrationError(TargetError):
     """A target that has no equivalent in the target dialect (its kind is gone)."""
 
+    __module__ = "targetlang.migration"  # its public path: a traceback names it by it
+
 
 class MigrationWarning(UserWarning):
     """Something of the source target that the migrated target does not carry."""
+
+    __module__ = "targetlang.migration"  # its public path: a traceback names it by it
 
 
 @dataclass

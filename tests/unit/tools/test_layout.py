@@ -48,6 +48,17 @@ def test_an_old_path_offers_the_names_outside_all_too() -> None:
         components.nothing  # noqa: B018
 
 
+@pytest.mark.parametrize("face", sorted(MOVED))
+def test_an_error_is_named_at_its_public_path(face: str) -> None:
+    # A traceback names an exception's class by its __module__: as before the code moved.
+    module = importlib.import_module(face)
+    errors = [value for name in module.__all__ if isinstance(value := getattr(module, name), type)
+              and issubclass(value, (Exception, Warning))]
+    for error in errors:
+        assert error.__module__ in (face, "targetlang.errors"), error
+        assert getattr(importlib.import_module(error.__module__), error.__name__) is error
+
+
 def test_what_was_pickled_at_the_old_paths_still_loads() -> None:
     config = tl.CompilationConfig(targets=["cuda"], executor="aot")
     component = tl.component("nvidia/jetson-nano")
