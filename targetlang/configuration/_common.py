@@ -37,6 +37,14 @@ def at_path(error: TargetError, path: str) -> TargetError:
                        path=full or None)
 
 
+def check_dialect(value: object, path: str) -> str:
+    """``value``, a dialect's name; anything else is the ConfigError of an unknown dialect."""
+    if not isinstance(value, str) or value not in DIALECTS:
+        raise ConfigError(f'unknown dialect "{value}"; known: {", ".join(DIALECTS)}',
+                          path=path or None)
+    return value
+
+
 def check_members(obj: Mapping[str, Any], allowed: Sequence[str], path: str, what: str) -> None:
     """Refuse a member of ``obj`` that is not ``allowed`` (with the closest one)."""
     for key in obj:
@@ -58,10 +66,7 @@ def read_target(value: object, path: str, dialect: str,
             return parse(value, dialect=dialect, environment=environment)
         if isinstance(value, Mapping):
             config = dict(value)
-            own = config.pop("dialect", dialect)
-            if not isinstance(own, str) or own not in DIALECTS:
-                raise ConfigError(f'unknown dialect "{own}"; known: {", ".join(DIALECTS)}',
-                                  path=json_path(path, "dialect"))
+            own = check_dialect(config.pop("dialect", dialect), json_path(path, "dialect"))
             kind = config.get("kind")
             if isinstance(kind, str) and kind in KIND_ALIASES:
                 config = _unalias(config, kind, path)

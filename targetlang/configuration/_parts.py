@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .._lower.dialects import DIALECTS, dialect_extends
+from .._lower.dialects import dialect_extends
 from .._lower.specialize import device_type
 from .._schema.compilation import facts
 from ..environment import Environment
 from ..errors import ConfigError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target
-from ._common import check_aot, check_members, read_target
+from ._common import check_aot, check_dialect, check_members, read_target
 from .backends import Executor, Runtime
 
 if TYPE_CHECKING:
@@ -331,10 +331,7 @@ def _reading_dialect(values: Sequence[object], dialect: str | None, path: str) -
     if dialect is None:
         return _newest_dialect([(d, path) for v in values if (d := _dialect_of(v)) is not None],
                                DEFAULT_DIALECT)
-    if dialect not in DIALECTS:
-        raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
-                          path=json_path(path, "dialect"))
-    return dialect
+    return check_dialect(dialect, json_path(path, "dialect"))
 
 
 def _final_dialect(values: Sequence[object], dialect: str, path: str,

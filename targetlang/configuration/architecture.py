@@ -40,7 +40,7 @@ from .._equality import EqualAsJson
 from .._lower.dialects import DIALECTS
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json
-from ._common import at_path, can_host, check_members, read_target
+from ._common import at_path, can_host, check_dialect, check_members, read_target
 from .components import Component, component, read_properties
 from .config import CompilationConfig
 from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
@@ -576,10 +576,7 @@ class Architecture(EqualAsJson):
         if not isinstance(obj, Mapping):
             raise ConfigError(f"an architecture is a JSON object, not {type_name(obj)}")
         check_members(obj, _MEMBERS, "", "architecture")
-        dialect = obj.get("dialect", dialect)
-        if not isinstance(dialect, str) or dialect not in DIALECTS:
-            raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
-                              path="dialect")
+        dialect = check_dialect(obj.get("dialect", dialect), "dialect")
         components = obj.get("components")
         if isinstance(components, list):
             components = [dict(c) if isinstance(c, Mapping) else c for c in components]

@@ -21,13 +21,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
 from .._equality import EqualAsJson
-from .._lower.dialects import DIALECTS
 from .._lower.specialize import device_type
 from ..environment import Environment
 from ..errors import ConfigError, json_path, type_name
 from ..target import Target
 from ._common import KIND_ALIASES as KIND_ALIASES  # kept where it was (targetlang.config)
-from ._common import check_members
+from ._common import check_dialect, check_members
 from ._parts import (
     Parts,
     device_name,
@@ -133,9 +132,8 @@ class CompilationConfig(EqualAsJson):
         if not isinstance(obj, Mapping):
             raise ConfigError(f"a configuration is a JSON object, not {type_name(obj)}")
         dialect = obj.get("dialect")
-        if dialect is not None and (not isinstance(dialect, str) or dialect not in DIALECTS):
-            raise ConfigError(f'unknown dialect "{dialect}"; known: {", ".join(DIALECTS)}',
-                              path="dialect")
+        if dialect is not None:
+            check_dialect(dialect, "dialect")
         if "executors" in obj:
             check_members(obj, _COMPOSITE_MEMBERS, "", "composite configuration")
             return cls._of(read_composite(obj.get("targets"), obj["executors"], dialect,

@@ -30,7 +30,7 @@ from typing import Any
 
 from .._schema.resources import data_text
 from ..environment import Environment
-from ._records import Memo, as_021
+from ._records import Memo, as_021, skip_json_space
 from .logs import LogSummary, as_release, locate, select
 
 __all__ = ["RECORDS", "WORKLOADS", "DatabaseError", "WorkloadTable", "check_workloads",
@@ -267,44 +267,38 @@ def workloads_for(source: WorkloadTable, given: WorkloadTable | None, records: l
 
 # ---- the records --------------------------------------------------------------------------------
 
-def _skip(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\r\n":
-        at += 1
-    return at
-
-
 def instruction_spans(text: str) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of each trace instruction's kind string in a record's text
     (character offsets), or ValueError when the record is not shaped as TVM writes it."""
     decoder = json.JSONDecoder()
-    at = _skip(text, 0)
+    at = skip_json_space(text, 0)
 
     def expect(char: str) -> None:
         nonlocal at
-        at = _skip(text, at)
+        at = skip_json_space(text, at)
         if text[at:at + 1] != char:
             raise ValueError(f"expected {char!r} at {at}")
         at += 1
 
     expect("[")
-    _, at = decoder.raw_decode(text, _skip(text, at))  # the workload index
+    _, at = decoder.raw_decode(text, skip_json_space(text, at))  # the workload index
     for char in ",[[[":  # [trace, ...  trace = [instructions, decisions]
         expect(char)
     spans: list[tuple[int, int, str]] = []
-    at = _skip(text, at)
+    at = skip_json_space(text, at)
     if text[at:at + 1] == "]":
         return spans
     while True:
-        at = _skip(text, at)
+        at = skip_json_space(text, at)
         if text[at:at + 1] != "[":
             raise ValueError(f"an instruction is an array (at {at})")
-        start = _skip(text, at + 1)
+        start = skip_json_space(text, at + 1)
         kind, end = decoder.raw_decode(text, start)
         if not isinstance(kind, str):
             raise ValueError("an instruction starts with its kind")
         spans.append((start, end, kind))
         _, at = decoder.raw_decode(text, at)
-        at = _skip(text, at)
+        at = skip_json_space(text, at)
         if text[at:at + 1] == "]":
             return spans
         expect(",")

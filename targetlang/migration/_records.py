@@ -1,6 +1,6 @@
 """What the two readers of tuning logs share (logs: AutoTVM records; _metaschedule:
-MetaSchedule databases): a record's target read as TVM 0.21's, and the bounded memo of each
-spelling's result."""
+MetaSchedule databases): a record's target read as TVM 0.21's, the bounded memo of each
+spelling's result, and JSON's white space skipped in a record's text."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ def loads(text: bytes | str) -> Any:
     except RecursionError:
         raise ValueError("nested too deeply to read") from None
 
+
+
+def skip_json_space(text: str, at: int) -> int:
+    """The index of the first character at or after ``at`` that is not JSON white space."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def _decode(literal: bytes) -> str | dict[str, Any]:

@@ -35,7 +35,7 @@ from typing import Any, Literal
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import from_json, parse
-from ._records import CACHE_LIMIT, Memo, as_021, loads, why
+from ._records import CACHE_LIMIT, Memo, as_021, loads, skip_json_space, why
 from .targets import LEGACY_DIALECT, MigrationWarning, migrate
 
 __all__ = ["LogSummary", "Located", "lines_of", "locate", "same_target_key", "normalized_text",
@@ -169,24 +169,18 @@ def _locate_meta_schedule(line: bytes) -> Located | None:
     try:  # walk to the third member of the inner array, keeping character offsets
         at = text.index("[", text.index("[") + 1) + 1
         for _ in range(2):
-            _, at = decoder.raw_decode(text, _skip_spaces(text, at))
-            at = _skip_spaces(text, at)
+            _, at = decoder.raw_decode(text, skip_json_space(text, at))
+            at = skip_json_space(text, at)
             if text[at] != ",":
                 return None
             at += 1
-        start = _skip_spaces(text, at)
+        start = skip_json_space(text, at)
         _, end = decoder.raw_decode(text, start)
     except (ValueError, IndexError, RecursionError):
         return None
     byte_start = len(text[:start].encode("utf-8"))
     byte_end = byte_start + len(text[start:end].encode("utf-8"))
     return Located(byte_start, byte_end, line[byte_start:byte_end])
-
-
-def _skip_spaces(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\r\n":
-        at += 1
-    return at
 
 
 def is_meta_schedule_record(line: bytes) -> bool:
