@@ -232,7 +232,7 @@ def release_check(originals: dict[str, Any], label: str) -> list[str]:
     import check_migration_releases as cmr
 
     import targetlang as tl
-    from targetlang._sites import Rewritten, convert_value, json_text
+    from targetlang.migration._sites import Rewritten, convert_value, json_text
 
     lines = []
     for release in cmr.RELEASES:
@@ -308,7 +308,7 @@ def corpus_check(oracle: bool) -> list[str]:
     0.26 and 0.27 oracles and compared with TVM 0.21's recorded export of the original."""
     import shlex
 
-    from targetlang._sites import NeedsPerson, Rewritten, convert_value, json_text
+    from targetlang.migration._sites import NeedsPerson, Rewritten, convert_value, json_text
     from targetlang.upgrade import upgrade_text
 
     rows = [json.loads(line) for line in GOLDEN_021.read_text("utf-8").splitlines()]

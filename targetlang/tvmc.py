@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ._equality import EqualAsJson
 from ._lower.dialects import load
 from ._schema.resources import data_text
 from ._schema.types import BOOL, INT, STR, AttrType, array_of, parse_type
@@ -313,17 +314,18 @@ class Codegen(NamedTuple):
     options: dict[str, OptionValue]
 
 
-class TvmcTarget:
+class TvmcTarget(EqualAsJson):
     """What tvmc made of a ``--target`` list: the codegens in order, the target and its host.
 
     ``target`` carries the host (``target.host is host``), as the ``Target`` tvmc built did.
     """
 
-    __slots__ = ("_codegens", "_target")
+    __slots__ = ("_codegens", "_target", "_identity")
 
     def __init__(self, codegens: Iterable[Codegen], target: Target) -> None:
         self._codegens = tuple(Codegen(c.name, dict(c.options)) for c in codegens)
         self._target = target
+        self._identity: str | None = None
 
     @property
     def codegens(self) -> list[Codegen]:
@@ -345,16 +347,8 @@ class TvmcTarget:
         return {"codegens": [{"name": c.name, "options": dict(c.options)} for c in self._codegens],
                 "target": self._target.to_json()}
 
-    def _key(self) -> str:
-        return json.dumps([self._target.dialect, self.to_json()], sort_keys=True)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TvmcTarget):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
+    def _identity_json(self) -> Any:
+        return [self._target.dialect, self.to_json()]
 
     def __repr__(self) -> str:
         return f"TvmcTarget(codegens={self.codegens!r}, target={self._target!r})"

@@ -1,4 +1,6 @@
-"""The package's import graph: acyclic, counting imports inside functions.
+"""The package's import graph: acyclic, counting imports inside functions; and no module
+imports a private name of another public module (what two modules share lives once, in a
+private module of their package).
 
 Run as a script to list the graph's in-function imports (each must be lazy loading for
 start-up time, with a one-line reason on the line above or after it):
@@ -12,6 +14,8 @@ import ast
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "targetlang"
 
@@ -133,6 +137,69 @@ def test_graph_sees_imports_in_functions() -> None:
     # The checker itself: a late import is an edge like any other.
     edges = graph()
     assert any(e.importer == "targetlang" and e.imported == "targetlang.target" for e in edges)
+
+
+def _is_public(module: str) -> bool:
+    return not any(part.startswith("_") for part in module.split("."))
+
+
+def private_cross_imports() -> list[str]:
+    """Each ``from M import _name`` (or ``M._name``, ``M`` imported as a module) where ``M`` is
+    another public module of the package: a piece two modules need lives once in a private
+    module of their package (``configuration/_common.py``), under a name public to it."""
+    known = modules()
+    found: list[str] = []
+    for name, path in known.items():
+        tree = ast.parse(path.read_text("utf-8"))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        aliases: dict[str, str] = {}  # local name -> public module imported as a module
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[: len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if sub in known:  # a module: its private names are checked where used
+                        aliases[alias.asname or alias.name] = sub
+                    elif (target in known and target != name and _is_public(target)
+                          and alias.name.startswith("_") and not alias.name.startswith("__")):
+                        found.append(f"{name}:{node.lineno} imports {target}.{alias.name}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in known and alias.asname:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.attr.startswith("_") and not node.attr.startswith("__"):
+                module = aliases.get(node.value.id)
+                if module is not None and module != name and _is_public(module):
+                    found.append(f"{name}:{node.lineno} uses {module}.{node.attr}")
+    return found
+
+
+def test_no_private_names_from_another_public_module() -> None:
+    assert private_cross_imports() == []
+
+
+def test_private_cross_imports_are_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The checker itself, on a package of three modules: one import of a private name from a
+    # public sibling, one use of a private attribute of a public module imported as a module.
+    root = tmp_path / "pkg"
+    (root / "tools").mkdir(parents=True)
+    for init in (root / "__init__.py", root / "tools" / "__init__.py"):
+        init.write_text("")
+    (root / "tools" / "config.py").write_text("def _at(): pass\n")
+    (root / "tools" / "views.py").write_text("from .config import _at\n")
+    (root / "tools" / "arch.py").write_text("from . import config\nconfig._at()\n")
+    (root / "tools" / "_common.py").write_text("def at(): pass\ndef _hidden(): pass\n")
+    (root / "tools" / "ok.py").write_text("from ._common import _hidden, at\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    assert sorted(private_cross_imports()) == ["pkg.tools.arch:2 uses pkg.tools.config._at",
+                                               "pkg.tools.views:1 imports pkg.tools.config._at"]
 
 
 if __name__ == "__main__":

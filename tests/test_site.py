@@ -128,8 +128,13 @@ def _has_entry(documented: set[str], value: object, name: str) -> bool:
     module that lists it too (one class re-exported by two modules has one entry)."""
     for entry in documented:
         owner, _, attr = entry.rpartition(".")
-        if attr == name and owner in sys.modules and getattr(sys.modules[owner], attr,
-                                                              None) is value:
+        if attr != name:
+            continue
+        try:  # a module documented at its public path, its face, may not be loaded yet
+            module = importlib.import_module(owner)
+        except ImportError:
+            continue  # a class's member
+        if getattr(module, attr, None) is value:
             return True
     return False
 

@@ -4,6 +4,7 @@ package, so a module that moves or appears is documented without editing a page.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -14,6 +15,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
+from sphinx.domains.python import PyClasslike
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
@@ -28,6 +30,26 @@ def public_modules(package: str = "targetlang") -> list[str]:
             continue
         found.append(info.name)
     return sorted(found)
+
+
+@functools.cache
+def faces(package: str = "targetlang") -> dict[str, str]:
+    """Each public module whose code another presents, with that face: the module users import
+    (``targetlang.presets``, the face of ``targetlang.configuration.presets`` where the code
+    lives since the tools were grouped by job, holds it as ``_home`` and lists its very
+    ``__all__``). The names are documented once, at the face."""
+    found = {}
+    for module in public_modules(package):
+        home = getattr(importlib.import_module(module), "_home", None)
+        if inspect.ismodule(home) and getattr(home, "__all__", None) is \
+                getattr(importlib.import_module(module), "__all__", ()):
+            found[home.__name__] = module
+    return found
+
+
+def documented_at(module: str) -> str:
+    """Where the names of ``module`` are documented: at its face if it has one."""
+    return faces().get(module, module)
 
 
 def defined_elsewhere(module: str) -> dict[str, str]:
@@ -46,7 +68,8 @@ def reexports(module: str) -> set[str]:
     """The names of :func:`defined_elsewhere` whose home is a public module, which documents
     them; one from a private module (upgrade's ``Change``) is documented here."""
     return {name for name, home in defined_elsewhere(module).items()
-            if not any(part.startswith("_") for part in home.split("."))}
+            if documented_at(home) != module
+            and not any(part.startswith("_") for part in home.split("."))}
 
 
 def data_names(module: str) -> list[str]:
@@ -85,10 +108,15 @@ class TargetlangApi(SphinxDirective):
         lines: list[str] = []
         documented: set[str] = set()  # private homes already given an entry (pyscripts' and
         # upgrade's Finding are one class: its entry is in the first module that lists it)
+        homes = faces()
         for module in public_modules():
             title = f"``{module}``"
             lines += [title, "-" * len(title), ""]
-            if module == "targetlang":
+            if module in homes:
+                # The code behind a face: an entry of its own, its names at the face.
+                lines += [f".. py:module:: {module}", "",
+                          f"The code of :mod:`{homes[module]}`, documented there.", ""]
+            elif module == "targetlang":
                 # The contract's names (docs/api.md): what `import targetlang` offers, documented
                 # as targetlang.NAME wherever they are defined.
                 lines += [f".. automodule:: {module}", "   :members:", "   :imported-members:",
@@ -123,7 +151,7 @@ def resolve_short_name(app: Sphinx, env: BuildEnvironment, node: pending_xref,
     """Docstrings name the library's objects as a reader would (:class:`Target`,
     :meth:`from_config`, a type hint under ``TYPE_CHECKING``); Sphinx looks only in the current
     module. Find the one documented object so named: ``targetlang.NAME`` first, then a unique
-    ``...NAME`` (a method of the current class, say). A private name (``_Component``,
+    ``...NAME`` (a method of the current class, say). A private name (``_ExecutorOrRuntime``,
     ``targetlang._schema.facts.KindSpec``) is shown as code, not linked: it has no page. Any
     other unknown name stays a warning, so the build fails on it."""
     if node.get("refdomain") != "py":
@@ -164,7 +192,24 @@ def drop_type_docstring(app: Sphinx, what: str, name: str, obj: object, options:
         lines.clear()
 
 
+class ClassAtFace(PyClasslike):
+    """A class is named canonically where it is documented: ``targetlang.config.X`` for a class
+    of ``targetlang.configuration.config`` (autodoc takes ``__module__``, which would make
+    ``targetlang.X`` and ``targetlang.config.X`` two aliases of one undocumented name: a
+    duplicate description)."""
+
+    def run(self) -> list[nodes.Node]:
+        canonical = self.options.get("canonical")
+        if canonical:
+            for home, face in faces().items():
+                if canonical.startswith(home + "."):
+                    self.options["canonical"] = face + canonical[len(home):]
+        return super().run()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    for kind in ("class", "exception"):
+        app.add_directive_to_domain("py", kind, ClassAtFace, override=True)
     app.connect("autodoc-process-docstring", drop_type_docstring)
     app.add_directive("targetlang-api", TargetlangApi)
     app.connect("missing-reference", resolve_short_name)

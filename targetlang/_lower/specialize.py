@@ -19,7 +19,8 @@ that specialize each other have equal dialects and equal ``to_json()``, so they 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .dialects import dialect_extends, load
@@ -30,14 +31,22 @@ if TYPE_CHECKING:
 #: Fields of TargetJSON that are not attributes.
 _FIELDS = frozenset({"kind", "tag", "keys", "host"})
 
-#: The options TVM moved out of Target into Executor and Runtime (they never change a
-#: tuned schedule; TVM 0.8's targets still carried them).
-DEPLOYMENT_OPTIONS = ("executor", "runtime", "link-params", "system-lib", "interface-api",
-                      "unpacked-api")
+#: The options TVM (0.9 to 0.19) moved out of Target, each with the component that took it
+#: (``executor`` and ``runtime`` name it; the others became its attributes). The one table of
+#: them: migration moves them (``targetlang.migration.MOVED_OPTIONS``), a tuning key leaves
+#: them out (they never change a tuned schedule; TVM 0.8's targets still carried them).
+MOVED_TO_COMPONENT: Mapping[str, str] = MappingProxyType({
+    "executor": "executor", "runtime": "runtime", "link-params": "executor",
+    "system-lib": "runtime", "interface-api": "executor", "unpacked-api": "executor",
+    "workspace-byte-alignment": "executor", "constant-byte-alignment": "executor",
+})
 
 #: What a tuning key leaves out: the host (tuned separately), the tag (a name), from_device
-#: (how values were found, not what they are) and the deployment options.
-NOT_TUNING = frozenset({"host", "tag", "from_device", *DEPLOYMENT_OPTIONS})
+#: (how values were found, not what they are) and the moved options but the byte alignments
+#: (``workspace-byte-alignment`` is an attribute of kind ``c`` in every release: it stays in
+#: the key as any attribute does).
+NOT_TUNING = frozenset({"host", "tag", "from_device", *MOVED_TO_COMPONENT}) - {
+    "workspace-byte-alignment", "constant-byte-alignment"}
 
 
 def _same(a: Any, b: Any) -> bool:

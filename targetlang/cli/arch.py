@@ -47,7 +47,8 @@ def _dump(value: Any) -> str:
 # ---- arch --------------------------------------------------------------------------------------
 
 def _arch(args: argparse.Namespace, io: Io) -> int:
-    from ..architecture import Architecture  # on first use: kept out of the command line's start-up
+    # on first use: kept out of the command line's start-up
+    from ..configuration.architecture import Architecture
 
     if args.file == "-":
         text = io.read_all()
@@ -74,7 +75,8 @@ def _arch(args: argparse.Namespace, io: Io) -> int:
 
 
 def _render(arch: Any, io: Io) -> str:
-    from ..views import DeviceOnlyView, ViewError, _can_host  # on first use: as above
+    from ..configuration._common import can_host  # on first use: as above
+    from ..configuration.views import DeviceOnlyView, ViewError  # on first use: as above
 
     def ref(index: int) -> str:
         label = arch.labels[index]
@@ -94,7 +96,7 @@ def _render(arch: Any, io: Io) -> str:
     if not arch.connections:
         lines.append("  (none)")
     lines.append(io.paint("views:", "bold"))
-    hosts = [i for i, c in enumerate(arch.components) if _can_host(c.target)]
+    hosts = [i for i, c in enumerate(arch.components) if can_host(c.target)]
     for index, entry in enumerate(arch.components):
         if index in hosts and entry.target.host is None:
             continue
@@ -122,15 +124,15 @@ def _render(arch: Any, io: Io) -> str:
 # ---- component -----------------------------------------------------------------------------------
 
 def _component(args: argparse.Namespace, io: Io) -> int:
-    from ..components import _database, find  # on first use: as above
+    from ..configuration.components import entries, find  # on first use: as above
 
     if args.list:
-        entries = _database(args.dialect).entries
+        database = entries(args.dialect)
         if args.json:
             io.out(_dump({name: {"origin": e.origin, "target": e.target.to_json()}
-                          for name, e in entries.items()}))
+                          for name, e in database.items()}))
             return EXIT_OK
-        for name, entry in entries.items():
+        for name, entry in database.items():
             io.out(f"{name}  ({entry.origin}: {_essence(entry.target)})")
         return EXIT_OK
     if not args.names:

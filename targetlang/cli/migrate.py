@@ -178,7 +178,7 @@ def _migrate(args: argparse.Namespace, io: Io) -> int:
 def _migrate_scripts(args: argparse.Namespace, io: Io) -> int:
     """``--py``: ``targetlang upgrade``'s machinery on the Python files given (directories:
     their Python files, walked as ``upgrade`` walks them)."""
-    from ..upgrade import Options  # on first use: kept out of start-up
+    from ..migration.upgrade import Options  # on first use: kept out of start-up
     from .upgrade import run
 
     if not args.targets:
@@ -247,7 +247,7 @@ def _database_records(args: argparse.Namespace) -> None:
 def _database_dir(args: argparse.Namespace) -> str | None:
     """The MetaSchedule database the input is (a directory, or its records file beside its
     workload table), or None."""
-    from .._metaschedule import RECORDS, WORKLOADS  # on first use: kept out of start-up
+    from ..migration._metaschedule import RECORDS, WORKLOADS  # on first use: kept out of start-up
 
     if args.file == "-":
         return None
@@ -272,8 +272,8 @@ def _write_database(args: argparse.Namespace, io: Io, directory: str,
                     make: Callable[[bytes, Any, Any, Any], dict[str, bytes]]) -> int:
     """Read the database in ``directory``, make the new one's files, write them as -o DIR."""
     from .._files import write_directory_atomically  # on first use: kept out of start-up
-    from .._metaschedule import RECORDS, WORKLOADS, DatabaseError, read_workload_table
-    from ..logs import LogSummary  # on first use: kept out of start-up
+    from ..migration._metaschedule import RECORDS, WORKLOADS, DatabaseError, read_workload_table
+    from ..migration.logs import LogSummary  # on first use: kept out of start-up
 
     summary = LogSummary()
     try:
@@ -300,14 +300,14 @@ def _write_database(args: argparse.Namespace, io: Io, directory: str,
 
 def _database_records_out(args: argparse.Namespace, io: Io, directory: str) -> int:
     """``normalize DB -o -``: the records alone, as the release reads them."""
-    from .._metaschedule import (  # on first use: kept out of start-up
+    from ..migration._metaschedule import (  # on first use: kept out of start-up
         RECORDS,
         WORKLOADS,
         DatabaseError,
         normalize_records,
         read_workload_table,
     )
-    from ..logs import LogSummary  # on first use: kept out of start-up
+    from ..migration.logs import LogSummary  # on first use: kept out of start-up
 
     summary = LogSummary()
     try:
@@ -360,7 +360,7 @@ def _write_output(name: str, lines: Iterable[bytes], stdout: TextIO) -> None:
 def _run_logs(args: argparse.Namespace, io: Io,
               tool: Callable[[Iterable[bytes], Any], Iterator[bytes]] | None,
               report: Callable[[Any], None] | None = None) -> int:
-    from ..logs import LogSummary, lines_of  # on first use: kept out of start-up
+    from ..migration.logs import LogSummary, lines_of  # on first use: kept out of start-up
 
     stdout, stderr = io.stdout, io.stderr
     try:
@@ -391,7 +391,7 @@ def _run_logs(args: argparse.Namespace, io: Io,
 
 
 def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
-    from ..logs import normalize  # on first use: kept out of start-up
+    from ..migration.logs import normalize  # on first use: kept out of start-up
 
     database = _database_dir(args)
     if args.workloads and (database is None or args.output == "-"):
@@ -402,7 +402,7 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
             io.error("a MetaSchedule record's target is a TargetJSON dict: use --to json or "
                      "--to tvm-0.N")
             return EXIT_INVALID
-        from .._metaschedule import normalize_database  # on first use
+        from ..migration._metaschedule import normalize_database  # on first use
 
         environment = io.environment(args)
         return _write_database(args, io, database, lambda records, table, given, summary:
@@ -420,7 +420,7 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
 
 
 def _logs_select(args: argparse.Namespace, io: Io) -> int:
-    from ..logs import same_target_key, select  # on first use: kept out of start-up
+    from ..migration.logs import same_target_key, select  # on first use: kept out of start-up
 
     database = _database_dir(args)
     _database_records(args)
@@ -434,7 +434,7 @@ def _logs_select(args: argparse.Namespace, io: Io) -> int:
         io.error(f"--target: {error}")
         return EXIT_INVALID
     if database is not None and args.output != "-":
-        from .._metaschedule import select_database  # on first use
+        from ..migration._metaschedule import select_database  # on first use
 
         return _write_database(args, io, database, lambda records, table, _, summary:
                                select_database(records, table, summary, target=args.target,
@@ -444,7 +444,7 @@ def _logs_select(args: argparse.Namespace, io: Io) -> int:
 
 
 def _logs_stats(args: argparse.Namespace, io: Io) -> int:
-    from ..logs import stats  # on first use: kept out of start-up
+    from ..migration.logs import stats  # on first use: kept out of start-up
 
     _database_records(args)
 

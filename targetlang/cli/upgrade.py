@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
-    from ..upgrade import Options  # on first use: kept out of start-up
+    from ..migration.upgrade import Options  # on first use: kept out of start-up
 
     if not args.paths:
         io.error("upgrade takes the files and directories to upgrade: targetlang upgrade PATH...")
@@ -76,7 +76,8 @@ def run(paths: Iterable[str], io: Io, *, options: object, mode: str,
     standard output), "write" or "check". ``only``: the one file type to read (explicit
     files are read as it). Without ``summary`` (``migrate --py``, as it always was): one
     line per file rewritten, no summary, and exit 1 only for a file not valid for its type."""
-    from ..upgrade import Options, Summary, upgrade_file, walk  # as _upgrade: on first use
+    # as _upgrade: on first use
+    from ..migration.upgrade import Options, Summary, upgrade_file, walk
 
     assert isinstance(options, Options)
     stdout, stderr = io.stdout, io.stderr

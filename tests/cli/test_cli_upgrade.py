@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from test_cli import SCRIPT, needs_script
 
-from targetlang._sites import Rewritten, convert_value, json_text
 from targetlang.cli import main
+from targetlang.migration._sites import Rewritten, convert_value, json_text
 
 PY = 'import tvm\nt = tvm.target.Target("cuda -model=v100")\n'
 YAML = 'target: "cuda -model=v100"\n'

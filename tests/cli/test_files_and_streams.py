@@ -21,10 +21,10 @@ from test_cli import SCRIPT, needs_script
 
 import targetlang
 from targetlang import _files
-from targetlang._sites import minimal
 from targetlang.cli import main
 from targetlang.logs import LogSummary, lines_of, normalize, select, stats
 from targetlang.migration import meaning_changes
+from targetlang.migration._sites import minimal
 from targetlang.pyscripts import migrate_file, migrate_source
 
 RECORD = b'{"input": ["llvm -device=arm_cpu", "t", [], {}], "result": [1]}'
@@ -508,7 +508,7 @@ def test_migrate_py_refuses_files_that_never_end(tmp_path: Path) -> None:
 
 
 def test_a_line_longer_than_any_record_is_read_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    from targetlang import logs
+    from targetlang.migration import logs
 
     monkeypatch.setattr(logs, "LINE_LIMIT", 100)
     data = b"x" * 350 + b"\n" + RECORD + b"\n"

@@ -21,7 +21,7 @@ import pytest
 from conftest import REPO, TESTS
 
 import targetlang as tl
-from targetlang import compat
+from targetlang.migration import compat
 
 DATA = TESTS / "data" / "compat"
 JSON_RELEASES = ("0.25", "0.26", "0.27")

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from targetlang._sites import Rewritten, convert_value, json_text
+from targetlang.migration._sites import Rewritten, convert_value, json_text
 from targetlang.upgrade import Options, upgrade_text
 
 TARGETS = ["cuda -libs=cudnn,cublas", "llvm -mcpu=skylake-avx512", "llvm", "nvidia/jetson-nano",

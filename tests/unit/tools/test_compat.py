@@ -20,7 +20,7 @@ from conftest import REPO
 
 import targetlang as tl
 from targetlang import compat
-from targetlang._sites import minimal
+from targetlang.migration._sites import minimal
 
 
 class FakeTarget:

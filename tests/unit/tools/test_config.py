@@ -409,5 +409,5 @@ def test_labelled_targets_in_the_constructor() -> None:
 def test_error_mixed_dialects_off_one_chain() -> None:
     # Dialects that do not extend one another cannot share a configuration.
     with pytest.raises(ConfigError, match="neither extends the other"):
-        from targetlang.config import _newest_dialect
+        from targetlang.configuration._parts import _newest_dialect
         _newest_dialect([("collage", "targets[0]"), ("tvm-0.6", "targets[1]")], "tvm-0.21")

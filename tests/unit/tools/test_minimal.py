@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang._sites import minimal
+from targetlang.migration._sites import minimal
 
 #: every release that reads TargetJSON only (0.24 and later)
 JSON_RELEASES = sorted((d for d in tl.dialects() if d.startswith("tvm-0.")

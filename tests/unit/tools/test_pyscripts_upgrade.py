@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import targetlang as tl
 from targetlang import presets
 from targetlang._lower.dialects import releases
-from targetlang._sites import Rewritten, convert_value
+from targetlang.migration._sites import Rewritten, convert_value
 from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_source
 
 LEGACY = "llvm -mcpu=skylake-avx512 -num-cores=4"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from targetlang._sites import Rewritten, convert_value, json_text
-from targetlang._upgrade import shell
-from targetlang._upgrade.configs import toml_literal, yaml_quoted
+from targetlang.migration._sites import Rewritten, convert_value, json_text
+from targetlang.migration._upgrade import shell
+from targetlang.migration._upgrade.configs import toml_literal, yaml_quoted
 from targetlang.upgrade import FileResult, Options, upgrade_text
 
 OPTIONS = Options()
@@ -361,7 +361,7 @@ def test_a_notebook_that_compiles_only_cell_by_cell_is_still_rewritten() -> None
 
 def test_a_rewrite_that_breaks_compiling_is_still_refused() -> None:
     # the check stays for programs that compiled: nothing a rewrite makes may break them
-    from targetlang import pyscripts
+    from targetlang.migration import pyscripts
 
     assert pyscripts._compile_error("x = 1\n", "f") is None
     assert pyscripts._compile_error("from __future__ import annotations\n"

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from .._lower.dialects import newest_release
+from ..._lower.dialects import newest_release
+from ...environment import Environment
+from ...target import kinds, tags
 from .._sites import NeedsPerson, Rewritten, convert_value, json_text
-from ..environment import Environment
 from ..pyscripts import Finding
-from ..target import kinds, tags
 
 __all__ = ["Change", "Edit", "Finding", "Lines", "Options", "Outcome", "apply_edits", "may_be_target", "value_site"]
 

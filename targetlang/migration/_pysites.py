@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from ._memo import Memo
+from .._memo import Memo
+from ..environment import Environment
+from ..errors import TargetError
+from ..target import parse
 from ._pyflow import Binding, Scopes
 from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value, json_text, minimal
-from .environment import Environment
-from .errors import TargetError
-from .migration import LEGACY_DIALECT, MigrationWarning, migrate
-from .target import parse
+from .targets import LEGACY_DIALECT, MigrationWarning, migrate
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +47,20 @@ class Rewrite:
     old: str
     new: str
     kind: str = "rewritten"
+
+
+def decode_source(raw: bytes, path: str) -> tuple[str, str] | Finding:
+    """The text and encoding of a source file as Python reads it (PEP 263), or why not."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as error:  # an unknown or contradicting coding cookie
+        return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}")
+    try:
+        return raw.decode(encoding), encoding
+    except (UnicodeDecodeError, LookupError) as error:
+        line = raw[:getattr(error, "start", 0)].count(b"\n") + 1
+        return Finding(path, line, 0, f"not Python: not {encoding} text "
+                                      f"({getattr(error, 'reason', error)})")
 
 
 def py_literal(value: Any) -> str:
@@ -193,7 +207,7 @@ def target_positions(name: str) -> Mapping[int, str]:
     if name in POSITIONS:
         return POSITIONS[name]
     if _PARAMETERS is None:
-        from ._schema.facts import data_json  # on first use: a call into tvm asks
+        from .._schema.facts import data_json  # on first use: a call into tvm asks
 
         _PARAMETERS = {}
         for full, where in data_json("releases/target-parameters.json")["functions"].items():
@@ -218,7 +232,7 @@ def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
 
 def removed_helpers(target_dialect: str) -> frozenset[str]:
     """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
-    from ._schema.facts import data_json  # on first use: only a file calling tvm.target asks
+    from .._schema.facts import data_json  # on first use: only a file calling tvm.target asks
 
     helpers = data_json("releases/python-helpers.json")
     exported = helpers["by_release"].get("tvm-0.21", {})
@@ -768,7 +782,9 @@ class Engine:
         """``tvm.target.cuda("v100")`` with arguments known before run time becomes
         ``tvm.target.Target({...})``: what the helper returned in TVM 0.21
         (``targetlang.presets``), migrated. Returns "rewritten", "bridged" or "reported"."""
-        from . import presets  # on first use: only a helper call needs what it returned
+        from ..configuration import (
+            presets,  # on first use: only a helper call needs what it returned
+        )
 
         self.done.update(id(n) for n in ast.walk(call) if type(n) is ast.Constant)
         try:
@@ -1048,8 +1064,8 @@ def property_table(dialect: str) -> dict[str, dict[str, Any]]:
     known = _PROPERTIES.get(dialect)
     if known is not None:
         return known
-    from ._lower.dialects import DIALECTS  # on first use: a file reading a Target asks
-    from ._schema.facts import data_json
+    from .._lower.dialects import DIALECTS  # on first use: a file reading a Target asks
+    from .._schema.facts import data_json
 
     release = DIALECTS[dialect].release if dialect in DIALECTS else None
     table: dict[str, dict[str, Any]] = {}
@@ -1169,7 +1185,7 @@ def looks_like_legacy(value: str) -> bool:
     (every legacy string a JSON-only release refuses does, bar removed kinds)."""
     global _KIND_WORDS
     if _KIND_WORDS is None:
-        from .target import kinds  # on first use: only a legacy-looking string asks
+        from ..target import kinds  # on first use: only a legacy-looking string asks
 
         _KIND_WORDS = frozenset(kinds(LEGACY_DIALECT))
     head, _, rest = value.strip().partition(" ")
@@ -1186,7 +1202,7 @@ def might_have_sites(text: str) -> bool:
     if "tvm" in text:
         return True
     if _CANDIDATE is None:
-        from .target import kinds  # on first use: a file without tvm asks
+        from ..target import kinds  # on first use: a file without tvm asks
 
         words = "|".join(sorted(map(re.escape, kinds(LEGACY_DIALECT)), key=len, reverse=True))
         _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})\s+-""")

@@ -39,24 +39,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._lower.core import is_json_text
-from ._lower.dialects import DIALECTS, load, newest_release, releases, renamed_attribute
-from ._schema.compilation import facts
-from ._stack import with_stack_room
-from .backends import Executor, Runtime
-from .config import CompilationConfig
-from .environment import Environment
-from .errors import TargetError, json_path, type_name
-from .target import DEFAULT_DIALECT, Target, from_json, parse
+from .._lower.core import is_json_text
+from .._lower.dialects import DIALECTS, load, newest_release, releases, renamed_attribute
+from .._lower.specialize import MOVED_TO_COMPONENT
+from .._schema.compilation import facts
+from .._stack import with_stack_room
+from ..configuration.backends import Executor, Runtime
+from ..configuration.config import CompilationConfig
+from ..environment import Environment
+from ..errors import TargetError, json_path, type_name
+from ..target import DEFAULT_DIALECT, Target, from_json, parse
 
 __all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
            "migrate_config"]
 
 #: Target options that TVM (0.9 to 0.19) moved to the executor and the runtime.
-MOVED_OPTIONS = ("executor", "runtime", "link-params", "system-lib", "interface-api",
-                 "unpacked-api", "workspace-byte-alignment", "constant-byte-alignment")
-_EXECUTOR_OPTIONS = ("link-params", "interface-api", "unpacked-api", "workspace-byte-alignment",
-                     "constant-byte-alignment")
+MOVED_OPTIONS = tuple(MOVED_TO_COMPONENT)
+_EXECUTOR_OPTIONS = tuple(option for option, component in MOVED_TO_COMPONENT.items()
+                          if component == "executor" != option)
 
 TargetSource = str | Mapping[str, Any] | Target
 
@@ -64,9 +64,13 @@ TargetSource = str | Mapping[str, Any] | Target
 class MigrationError(TargetError):
     """A target that has no equivalent in the target dialect (its kind is gone)."""
 
+    __module__ = "targetlang.migration"  # its public path: a traceback names it by it
+
 
 class MigrationWarning(UserWarning):
     """Something of the source target that the migrated target does not carry."""
+
+    __module__ = "targetlang.migration"  # its public path: a traceback names it by it
 
 
 @dataclass

@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ._schema.resources import data_text
-from .environment import Environment
-from .logs import LogSummary, _as_021, _Memo, as_release, locate, select
+from .._schema.resources import data_text
+from ..environment import Environment
+from ._records import RecordMemo, as_021, skip_json_space
+from .logs import LogSummary, as_release, locate, select
 
 __all__ = ["RECORDS", "WORKLOADS", "DatabaseError", "WorkloadTable", "check_workloads",
            "convert_records", "normalize_database", "normalize_records", "read_workload_table", "release_of",
@@ -266,44 +267,38 @@ def workloads_for(source: WorkloadTable, given: WorkloadTable | None, records: l
 
 # ---- the records --------------------------------------------------------------------------------
 
-def _skip(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\r\n":
-        at += 1
-    return at
-
-
 def instruction_spans(text: str) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of each trace instruction's kind string in a record's text
     (character offsets), or ValueError when the record is not shaped as TVM writes it."""
     decoder = json.JSONDecoder()
-    at = _skip(text, 0)
+    at = skip_json_space(text, 0)
 
     def expect(char: str) -> None:
         nonlocal at
-        at = _skip(text, at)
+        at = skip_json_space(text, at)
         if text[at:at + 1] != char:
             raise ValueError(f"expected {char!r} at {at}")
         at += 1
 
     expect("[")
-    _, at = decoder.raw_decode(text, _skip(text, at))  # the workload index
+    _, at = decoder.raw_decode(text, skip_json_space(text, at))  # the workload index
     for char in ",[[[":  # [trace, ...  trace = [instructions, decisions]
         expect(char)
     spans: list[tuple[int, int, str]] = []
-    at = _skip(text, at)
+    at = skip_json_space(text, at)
     if text[at:at + 1] == "]":
         return spans
     while True:
-        at = _skip(text, at)
+        at = skip_json_space(text, at)
         if text[at:at + 1] != "[":
             raise ValueError(f"an instruction is an array (at {at})")
-        start = _skip(text, at + 1)
+        start = skip_json_space(text, at + 1)
         kind, end = decoder.raw_decode(text, start)
         if not isinstance(kind, str):
             raise ValueError("an instruction starts with its kind")
         spans.append((start, end, kind))
         _, at = decoder.raw_decode(text, at)
-        at = _skip(text, at)
+        at = skip_json_space(text, at)
         if text[at:at + 1] == "]":
             return spans
         expect(",")
@@ -391,7 +386,7 @@ def records_with_indexes(lines: Iterable[bytes]) -> list[Any]:
 # ---- whole databases ----------------------------------------------------------------------------
 
 def _target_release(to: str) -> tuple[int, ...]:
-    from ._lower.dialects import DIALECTS  # on first use, as logs does: the release table
+    from .._lower.dialects import DIALECTS  # on first use, as logs does: the release table
 
     if to == "json":
         return (0, 21)  # the tvm-0.21 TargetJSON
@@ -429,7 +424,7 @@ def normalize_records(lines: list[bytes], summary: LogSummary, *, to: str,
     _require_table(release)
 
     def compute(literal: bytes) -> bytes:
-        config = _as_021(literal, environment)
+        config = as_021(literal, environment)
         if to != "json":
             config = as_release(config, to, environment)
         return json.dumps(config).encode("utf-8")
@@ -438,7 +433,7 @@ def normalize_records(lines: list[bytes], summary: LogSummary, *, to: str,
     out = []
     summary.records += sum(1 for line in lines if line.strip())
     summary.blank += sum(1 for line in lines if not line.strip())
-    for _, line, changed in convert_records(enumerate(lines, 1), release, _Memo(compute),
+    for _, line, changed in convert_records(enumerate(lines, 1), release, RecordMemo(compute),
                                             summary.fail, counts, workload_count):
         out.append(line if line.endswith(b"\n") else line.rstrip(b"\r\n") + b"\n")
         if changed:

@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .environment import Environment
-from .errors import TargetError
-from .migration import (
+from ..environment import Environment
+from ..errors import TargetError
+from ..target import Target, from_json, kinds, parse
+from .targets import (
     LEGACY_DIALECT,
     MigrationError,
     MigrationWarning,
@@ -25,7 +26,6 @@ from .migration import (
     meaning_changes,
     migrate,
 )
-from .target import Target, from_json, kinds, parse
 
 __all__ = ["NeedsPerson", "NotATarget", "Rewritten", "Unchanged", "SiteValue", "convert_value",
            "json_text", "migrate_as_legacy", "minimal"]

@@ -1,0 +1,659 @@
+"""Components: known processors and accelerators, each a target plus what is said of it.
+
+``component(name)`` looks a name up in the component database of a dialect:
+
+* every registered tag of the dialect (``nvidia/geforce-rtx-3080``, ``raspberry-pi/4b-aarch64``);
+* the boards and phones of TVM's ``arm_cpu(model)`` as ``arm_cpu/<model>`` (``arm_cpu/rasp3b``,
+  ``arm_cpu/pixel2``): the target ``tvm.target.arm_cpu(model)`` built;
+* GPU products with their architecture, from NVIDIA's tables (CUTLASS's hardware list, and
+  NVIDIA's CUDA GPUs list as Ollama's documentation transcribes it) and AMD's ROCm
+  specifications (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is
+  ``rocm -mcpu=gfx90a``); a product that is also a tag of the dialect is that tag;
+* CPU names LLVM knows: an AArch64 CPU (``cortex-a72``) is ``llvm -mtriple=aarch64-linux-gnu
+  -mcpu=...``, an x86 CPU (``skylake``) ``llvm -mtriple=x86_64-linux-gnu -mcpu=...``, an
+  AArch32-only A-profile CPU (``cortex-a9``) ``llvm -mtriple=armv7l-linux-gnueabihf
+  -mcpu=...`` -- the triples of TVM's own Linux board presets. A CPU LLVM knows for both
+  AArch64 and Arm reads as AArch64; ``generic`` names no CPU. Give ``-mtriple`` yourself
+  (``parse``) for another OS.
+
+The facts come from ``_data/components.json`` (``scripts/generate_components.py``, each row
+with its source) and the dialect's tags.
+
+Names are matched without regard to case, spaces, ``-`` and ``_``, in three rounds; the first
+round that finds something decides, and finding two components there is an ambiguity:
+
+1. the full name: a tag (``nvidia/nvidia-a100``), a product (``NVIDIA H200``), a CPU;
+2. shorter names: a tag without its namespace (``jetson orin nano``) or with only its
+   vendor (``AWS c5.xlarge``), a name without its leading brand words
+   (:data:`BRAND_WORDS`: ``A100``, ``rtx 3080``, ``MI250X``), a product without the variant
+   in parentheses (``MI50`` for both ``MI50 (16GB)`` and ``MI50 (32GB)``), a board without
+   the instruction set its tag ends with (``raspberry pi 4b``);
+3. a board's model without its revision letter (``raspberry pi 4`` for ``4b``);
+4. a name as a machine prints it (``nvidia-smi``, ``torch.cuda.get_device_name()``,
+   ``rocminfo``, ``/proc/cpuinfo``, ``sysctl machdep.cpu.brand_string``,
+   ``/proc/device-tree/model``): read by :data:`PRINTED_NAME_RULES` -- trademarks, what the
+   tool adds, form factor and memory -- and without its leading brand words (``Tesla
+   V100-SXM2-16GB`` is ``nvidia/nvidia-v100``); then a product named without the variant
+   words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), words held in
+   several names (``Orin``: refused, listing them), one of rocminfo's ``A/B`` names, or an AMD
+   architecture (``gfx90a``: refused, listing the products that have it). A name that could
+   be two products is refused, never guessed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Union
+
+from .._equality import EqualAsJson
+from .._schema.resources import data_text
+from ..errors import ConfigError, TargetError, json_path, type_name
+from ..target import DEFAULT_DIALECT, Target, from_json, parse, tags
+
+__all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
+           "UnknownComponentError", "component", "component_names"]
+
+#: Words that lead product names without naming the product: vendors and product lines.
+BRAND_WORDS = ("nvidia", "amd", "apple", "aws", "geforce", "quadro", "tesla", "radeon", "pro",
+               "instinct", "jetson")
+#: The brand words that are vendors; the others are product lines (``GeForce``, ``Quadro``):
+#: a name without its product line may name a product of no line, never one of another
+#: (``GeForce 410`` is not the ``Quadro 410``).
+_VENDOR_WORDS = ("nvidia", "amd", "apple", "aws")
+#: Instruction-set words a board's tag may end with (``raspberry-pi/4b-aarch64``).
+_ISA_WORDS = ("aarch64", "arm64", "armv7l", "x86_64", "riscv64")
+#: CPU families of the database, in the order that decides a CPU both know.
+_CPU_FAMILIES = ("aarch64", "x86_64", "arm")
+
+#: What machines print around a product's name, in stages: ``nvidia-smi`` and
+#: ``torch.cuda.get_device_name()`` (``Tesla V100-SXM2-16GB``, ``NVIDIA H100 80GB HBM3``),
+#: ``rocminfo`` (``AMD Instinct MI250X/MI250``, ``gfx90a:sramecc+:xnack-``), ``/proc/cpuinfo``
+#: and ``lscpu`` (``Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz``), ``sysctl
+#: machdep.cpu.brand_string`` (``Apple M2``), ``/proc/device-tree/model`` (``Raspberry Pi 4
+#: Model B Rev 1.4``, ``NVIDIA Jetson Nano Developer Kit``). Each stage's patterns are removed
+#: (or rewritten) in order, case aside; a name is looked up after each stage in turn, so a
+#: stage only matters where the name without it named nothing (``Quadro M6000 24GB`` is a tag
+#: of its own before its memory is dropped). What tells products apart -- ``Ti``, ``SUPER``,
+#: ``Laptop GPU``, ``with Max-Q Design``, ``Ada Generation``, ``Pro``, ``Max`` -- is no rule.
+PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("trademarks", (
+        (r"\((?:R|TM)\)|®|™", " "),                     # Intel(R) Core(TM)
+    )),
+    ("what the tool adds", (
+        (r"^\d+(?:st|nd|rd|th) Gen\s+", ""),             # 13th Gen Intel Core i9-13950HX
+        (r"\s*\bCPU\s*@\s*[\d.]+\s*[GM]Hz$", ""),        # ... CPU @ 2.50GHz
+        (r"\s*@\s*[\d.]+\s*[GM]Hz$", ""),                # ... i7-1165G7 @ 2.80GHz
+        (r"\s+\d+-Core Processor$", ""),                 # AMD EPYC 7742 64-Core Processor
+        (r"\s+(?:CPU|Processor)$", ""),
+        (r"\s+Developer Kit$", ""),                      # NVIDIA Jetson Nano Developer Kit
+        (r"\s+Rev\s+\d+(?:\.\d+)*$", ""),                # Raspberry Pi 4 Model B Rev 1.4
+        (r"\bModel\s+(?=[A-Z]\b)", ""),                  # Raspberry Pi 4 Model B
+        (r"^amdgcn-amd-amdhsa--", ""),                   # rocminfo's ISA name
+        (r"^(gfx[0-9a-f]+)(?::[a-z0-9_]+[+-])+$", r"\1"),  # gfx90a:sramecc+:xnack-
+    )),
+    ("form factor and memory", (
+        (r"\s+MIG\s+\d+g\.\d+gb$", ""),                    # a MIG slice: ... MIG 1g.10gb
+        (r"\s+VF$", ""),                                 # an SR-IOV virtual function
+        (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),  # Tesla K40m, K40c: module, card
+        (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
+        (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),              # -80GB, 80GB
+        (r"\s+HBM\d?e?(?=\s|$)", " "),                   # HBM3
+    )),
+    ("TVM's spelling", (
+        (r"^Raspberry Pi\s*", "rasp"),                   # Raspberry Pi 3 Model B: rasp3b
+    )),
+)
+#: Words a registered variant adds to its product's name (``jetson-agx-orin-32gb``,
+#: ``apple/m1-gpu-restricted``, ``geforce-gt-640-gddr5``): a name that stops before them
+#: names the product, and its variants are listed.
+_VARIANT_WORD = re.compile(r"\d+gb|g?ddr\d|gpu|restricted")
+#: A name that is an AMD GPU architecture (``gfx90a``), as rocminfo prints it.
+_GFX_NAME = re.compile(r"gfx[0-9a-f]+")
+
+
+class UnknownComponentError(TargetError):
+    """No component of the database has that name (the message lists the closest)."""
+
+    __module__ = "targetlang.components"  # its public path: a traceback names it by it
+
+
+class AmbiguousComponentError(TargetError):
+    """More than one component has that name (the message lists them)."""
+
+    __module__ = "targetlang.components"  # its public path: a traceback names it by it
+
+
+# ---- the value -------------------------------------------------------------------------------
+
+def _plain(value: object, path: str) -> Any:
+    """A private, plain-JSON copy of a property value (tuples read as arrays)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ConfigError("a property is plain JSON; not a number is not", path=path)
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, json_path(path, i)) for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ConfigError(f"a property's keys are strings, not {type_name(key)}",
+                                  path=path)
+            out[key] = _plain(item, json_path(path, key))
+        return out
+    raise ConfigError(f"a property is plain JSON, not {type_name(value)}", path=path)
+
+
+def read_properties(value: object, path: str) -> Mapping[str, Any]:
+    """Properties as given (a mapping; a string is the OS, as the seed writes ``Linux``)."""
+    if value is None:
+        return MappingProxyType({})
+    if isinstance(value, str):
+        value = {"os": value}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"properties are an object (or a string: the OS), not "
+                          f"{type_name(value)}", path=path)
+    out: dict[str, Any] = {}
+    for key in sorted(value, key=str):
+        where = json_path(path, str(key))
+        if not isinstance(key, str) or not key:
+            raise ConfigError("a property's name is a non-empty string", path=where)
+        out[key] = _plain(value[key], where)
+    if "os" in out and not isinstance(out["os"], str):
+        raise ConfigError(f"the os property is a string, not {type_name(out['os'])}",
+                          path=json_path(path, "os"))
+    return MappingProxyType(out)
+
+
+def _target_text(target: Target) -> str:
+    try:
+        return target.to_string()
+    except TargetError:  # pragma: no cover - canonical text never fails; JSON is its fallback
+        return json.dumps(target.to_json(), separators=(",", ":"))
+
+
+class Component(EqualAsJson):
+    """A known processor or accelerator: a name, a :class:`Target`, properties (``os``, ...).
+
+    ``Component(name, target, properties)``: ``target`` is a Target, target text or a
+    TargetJSON dict (read in ``dialect``); ``name`` may be None for the target's own text.
+    Immutable; ``==`` and ``hash`` follow :meth:`to_json`.
+    """
+
+    __slots__ = ("_name", "_target", "_properties", "_identity")
+
+    _name: str
+    _target: Target
+    _properties: Mapping[str, Any]
+
+    def __init__(self, name: str | None, target: Target | str | Mapping[str, Any],
+                 properties: Mapping[str, Any] | str | None = None, *,
+                 dialect: str = DEFAULT_DIALECT) -> None:
+        if isinstance(target, str):
+            target = parse(target, dialect=dialect)
+        elif isinstance(target, Mapping):
+            target = from_json(target, dialect=dialect)
+        elif not isinstance(target, Target):
+            raise ConfigError(f"a component's target is a Target, target text or a "
+                              f"TargetJSON object, not {type_name(target)}", path="target")
+        if name is None:
+            name = _target_text(target)
+        if not isinstance(name, str) or not name:
+            raise ConfigError("a component's name is a non-empty string", path="name")
+        self._name = name
+        self._target = target
+        self._properties = read_properties(properties, "properties")
+        self._identity = None
+
+    @property
+    def name(self) -> str:
+        """The canonical name (a tag, a product as its source writes it, a CPU)."""
+        return self._name
+
+    @property
+    def target(self) -> Target:
+        return self._target
+
+    @property
+    def properties(self) -> Mapping[str, Any]:
+        """What the architecture says of it besides the target (``{"os": "linux"}``)."""
+        return self._properties
+
+    def with_properties(self, properties: Mapping[str, Any] | str | None = None,
+                        **more: Any) -> Component:
+        """A copy with properties added (a value None removes one)."""
+        merged = dict(self._properties)
+        for key, value in {**dict(read_properties(properties, "properties")), **more}.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        return Component(self._name, self._target, merged)
+
+    @classmethod
+    def from_target(cls, target: Target, properties: Mapping[str, Any] | None = None
+                    ) -> Component:
+        """A component named by its target's canonical text."""
+        return cls(None, target, properties)
+
+    def to_json(self) -> dict[str, Any]:
+        """``name``, ``dialect`` (when not tvm-0.21), ``target`` and ``properties`` (when set)."""
+        out: dict[str, Any] = {"name": self._name}
+        if self._target.dialect != DEFAULT_DIALECT:
+            out["dialect"] = self._target.dialect
+        out["target"] = self._target.to_json()
+        if self._properties:
+            out["properties"] = json.loads(json.dumps(dict(self._properties)))
+        return out
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_identity") and name != "_identity":
+            raise AttributeError(f"Component is immutable; cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._name, self._target.to_json(), self._target.dialect,
+                           dict(self._properties)))
+
+    def __repr__(self) -> str:
+        props = f", {dict(self._properties)!r}" if self._properties else ""
+        return f"Component({self._name!r}, {_target_text(self._target)!r}{props})"
+
+
+def _rebuild(name: str, target: dict[str, Any], dialect: str,
+             properties: dict[str, Any]) -> Component:
+    return Component(name, from_json(target, dialect=dialect), properties)
+
+
+#: What reads as a component: a Component, or a name of the database.
+ComponentLike = Union[Component, str]
+
+
+# ---- the database ------------------------------------------------------------------------------
+
+def normal(name: str) -> str:
+    """A name without case, spaces, ``-``, ``_`` (and a tag's ``/``): what lookups compare."""
+    return re.sub(r"[\s_\-/]+", "", name).casefold()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One component of the database: its name, how it is built, and where it comes from."""
+
+    name: str
+    origin: str  # "tag", "product" or "cpu"
+    target: Target
+    sources: tuple[Mapping[str, Any], ...]
+    names: tuple[str, ...]  # round 1
+    short_names: tuple[str, ...]  # round 2
+
+    def component(self) -> Component:
+        return Component(self.name, self.target, _os_properties(self.target))
+
+
+def _os_properties(target: Target) -> dict[str, Any]:
+    """``{"os": ...}`` where the target's (or its host's) triple names an OS."""
+    for t in (target, target.host):
+        triple = t.attrs.get("mtriple") if t is not None else None
+        if isinstance(triple, str):
+            parts = triple.split("-")[1:]
+            for word, os_name in (("android", "android"), ("linux", "linux"), ("macos", "macos"),
+                                  ("darwin", "macos"), ("windows", "windows")):
+                if any(p.startswith(word) for p in parts):
+                    return {"os": os_name}
+    return {}
+
+
+def _without_brands(words: list[str]) -> Iterator[str]:
+    """Each name left after dropping one or more leading brand words (never all words)."""
+    index = 0
+    while index < len(words) - 1 and words[index].casefold() in BRAND_WORDS:
+        index += 1
+        yield normal("".join(words[index:]))
+
+
+def _tag_short_names(tag: str, target: Target) -> list[str]:
+    namespace, _, leaf = tag.rpartition("/")
+    words = leaf.split("-")
+    found = [normal(leaf), normal(namespace.split("/")[0] + leaf), *_without_brands(words)]
+    triple = next((t.attrs.get("mtriple") for t in (target, target.host)
+                   if t is not None and isinstance(t.attrs.get("mtriple"), str)), None)
+    if len(words) > 1 and words[-1] in _ISA_WORDS and isinstance(triple, str) \
+            and triple.startswith(words[-1]):
+        found.append(normal(namespace.split("/")[0] + "".join(words[:-1])))
+        found.append(normal("".join(words[:-1])))
+    return found
+
+
+def tag_names_index(tag_names: Iterable[str]) -> dict[str, list[str]]:
+    """Tags by the names a product table may give them: the tag's last part, alone or after
+    its vendor (``geforce-rtx-3080``, ``nvidia geforce rtx 3080``)."""
+    index: dict[str, list[str]] = {}
+    for tag in tag_names:
+        vendor, _, leaf = tag.rpartition("/")
+        for key in dict.fromkeys((normal(leaf), normal(vendor.split("/")[0] + leaf))):
+            index.setdefault(key, []).append(tag)
+    return index
+
+
+def product_tags(name: str, index: Mapping[str, list[str]]) -> list[str]:
+    """The tags a product name names: as written, else without its leading brand words
+    (``NVIDIA Quadro P520`` is ``nvidia/p520``)."""
+    words = name.split()
+    found = index.get(normal(name), [])
+    for start in range(1, len(words)):
+        if found or words[start - 1].casefold() not in BRAND_WORDS:
+            break
+        found = index.get(normal("".join(words[start:])), [])
+    return list(found)
+
+
+@functools.cache
+def _facts() -> Mapping[str, Any]:
+    data: Mapping[str, Any] = json.loads(data_text("components.json"))
+    return data
+
+
+@dataclass(frozen=True)
+class _Database:
+    entries: Mapping[str, Entry]
+    rounds: tuple[Mapping[str, tuple[str, ...]], Mapping[str, tuple[str, ...]]]
+    #: Each tag's and product's names as words (with and without brand words): the variants.
+    words: tuple[tuple[tuple[str, ...], str], ...]
+    #: AMD products by their architecture (``gfx90a``).
+    by_arch: Mapping[str, tuple[str, ...]]
+    #: The product-line words of each tag's and product's names (``quadro``).
+    lines: Mapping[str, frozenset[str]]
+
+    def fits(self, name: str, dropped: Iterable[str]) -> bool:
+        """Whether an entry may be named without the brand words ``dropped``: its names have
+        every product line dropped, or none."""
+        own = self.lines.get(name, frozenset())
+        wanted = {w.casefold() for w in dropped} - set(_VENDOR_WORDS)
+        return not own or wanted <= own
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """A name as lower-case words (``-``, ``_``, ``/``, spaces and parentheses part them)."""
+    return tuple(w for w in re.split(r"[\s\-_/()]+", name.casefold()) if w)
+
+
+def _brandless(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The words, then the words without one, two, ... leading brand words (never all)."""
+    out = [words]
+    while len(words) > 1 and words[0].casefold() in BRAND_WORDS:
+        words = words[1:]
+        out.append(words)
+    return out
+
+
+def _index(entries: Mapping[str, Entry], attr: str) -> Mapping[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = {}
+    for entry in entries.values():
+        for key in getattr(entry, attr):
+            if entry.name not in table.setdefault(key, []):
+                table[key].append(entry.name)
+    return {key: tuple(names) for key, names in table.items()}
+
+
+@functools.cache
+def _database(dialect: str) -> _Database:
+    facts = _facts()
+    sources = facts["sources"]
+    registered = tags(dialect)
+    entries: dict[str, Entry] = {}
+    aliases: dict[str, list[tuple[str, tuple[Mapping[str, Any], ...]]]] = {}
+
+    def cites(row: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        return tuple({**sources[c["source"]], "line": c["line"], "row": c["row"]}
+                     for c in row["sources"])
+
+    index = tag_names_index(list(registered))
+    own_tag: dict[str, str] = {}  # product name -> the tag of this dialect it names
+    for row in facts["products"]:
+        found = [row["tag"]] if row.get("tag") in registered else product_tags(row["name"], index)
+        if len(found) == 1:
+            own_tag[row["name"]] = found[0]
+            aliases.setdefault(found[0], []).append((row["name"], cites(row)))
+    for tag, target in registered.items():
+        extra = aliases.get(tag, [])
+        short = _tag_short_names(tag, target)
+        for name, _ in extra:
+            short += [normal(name), *_without_brands(name.split())]
+        entries[tag] = Entry(tag, "tag", target,
+                             ({**sources["tvm-tags"], "tag": tag},
+                              *(c for _, more in extra for c in more)),
+                             (normal(tag),), tuple(dict.fromkeys(short)))
+    from .presets import arm_cpu, arm_cpu_models  # on first use: the database is built lazily
+
+    for model in arm_cpu_models():
+        try:
+            target = arm_cpu(model, dialect=dialect)
+        except TargetError:
+            continue  # a dialect that reads no text
+        name = f"arm_cpu/{model}"
+        entries[name] = Entry(name, "preset", target, ({**sources["tvm-presets"],
+                                                        "model": model},),
+                              (normal(name),), (normal(model),))
+    for row in facts["products"]:
+        if row["name"] in own_tag:
+            continue
+        try:
+            target = from_json(row["target"], dialect=dialect)
+        except TargetError:
+            continue  # a dialect without that kind
+        words = row["name"].split()
+        short = [*_without_brands(words)]
+        plain = re.fullmatch(r"(.+?)\s*\([^()]*\)", row["name"])
+        if plain:  # "MI50 (32GB)" is a variant of the MI50, "GB10 (DGX Spark)" the GB10
+            stem = plain.group(1).split()
+            short += [normal("".join(stem)), *_without_brands(stem)]
+        entries[row["name"]] = Entry(row["name"], "product", target, cites(row),
+                                     (normal(row["name"]),), tuple(dict.fromkeys(short)))
+    seen: set[str] = {normal(name) for name in entries}
+    for family in _CPU_FAMILIES:
+        info = facts["cpus"][family]
+        names = sorted(info["names"], key=lambda n: ("_" in n, n))  # '-' spellings first
+        for cpu in names:
+            if cpu == "generic" or normal(cpu) in seen:
+                continue
+            if family == "arm" and not cpu.startswith("cortex-a"):
+                continue  # M- and R-profile CPUs are not Linux hosts
+            try:
+                target = from_json({"kind": "llvm", "mtriple": info["triple"], "mcpu": cpu},
+                                   dialect=dialect)
+            except TargetError:
+                continue
+            seen.add(normal(cpu))
+            entries[cpu] = Entry(cpu, "cpu", target, ({**sources[info["source"]],
+                                                      "family": family},), (normal(cpu),), ())
+    spelled, by_arch, lines = _name_tables(entries, {
+        tag: [name for name, _ in names] for tag, names in aliases.items()})
+    return _Database(MappingProxyType(entries), (_index(entries, "names"),
+                                                 _index(entries, "short_names")),
+                     spelled, by_arch, lines)
+
+
+def _name_tables(entries: Mapping[str, Entry], aliases: Mapping[str, list[str]]
+                 ) -> tuple[tuple[tuple[tuple[str, ...], str], ...],
+                            Mapping[str, tuple[str, ...]], Mapping[str, frozenset[str]]]:
+    """The database's tables for printed names: each tag's and product's names as words
+    (with and without brand words), AMD products by architecture, product lines by name."""
+    spelled: list[tuple[tuple[str, ...], str]] = []
+    by_arch: dict[str, list[str]] = {}
+    lines: dict[str, frozenset[str]] = {}
+    for entry in entries.values():
+        if entry.origin not in ("tag", "product"):
+            continue  # a CPU's or preset's name has no variants
+        own: set[str] = set()
+        for spelling in dict.fromkeys([entry.name, *aliases.get(entry.name, [])]):
+            for listed in _brandless(_words(spelling)):
+                spelled.append((listed, entry.name))
+            own.update(w for w in _words(spelling) if w in BRAND_WORDS)
+        lines[entry.name] = frozenset(own - set(_VENDOR_WORDS))
+        mcpu = entry.target.attrs.get("mcpu")
+        if entry.target.kind == "rocm" and isinstance(mcpu, str):
+            by_arch.setdefault(mcpu, []).append(entry.name)
+    return (tuple(spelled), MappingProxyType({k: tuple(v) for k, v in by_arch.items()}),
+            MappingProxyType(lines))
+
+
+def _is_board(entry: Entry) -> bool:
+    """A tag of a CPU board: only there a trailing letter is a revision (a GPU's ``M`` is a
+    mobile part: ``GT 640`` is not the ``GT 640M``)."""
+    from .._lower.specialize import device_type  # on first use: kept out of start-up
+
+    return entry.origin == "tag" and device_type(entry.target) == 1
+
+
+def component_names(dialect: str = DEFAULT_DIALECT) -> tuple[str, ...]:
+    """The canonical names of the database: tags, presets, products, then CPUs."""
+    return tuple(entries(dialect))
+
+
+def entries(dialect: str = DEFAULT_DIALECT) -> Mapping[str, Entry]:
+    """The database of ``dialect``: each component's entry by name (``targetlang component
+    --list``)."""
+    return _database(dialect).entries
+
+
+def printed_forms(name: str) -> list[str]:
+    """The name, then what it reads as after each stage of :data:`PRINTED_NAME_RULES`."""
+    forms = [name]
+    text = name
+    for _, rules in PRINTED_NAME_RULES:
+        for pattern, replacement in rules:
+            text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
+        text = " ".join(text.split())
+        if text and text not in forms:
+            forms.append(text)
+    return forms
+
+
+def _rounds(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
+    """What rounds 1-3 find for one spelling (the first round that finds something)."""
+    key = normal(name)
+    for round_number, table in enumerate(db.rounds, 1):
+        found = table.get(key, ())
+        if found:
+            return found, round_number
+    if key and key[-1].isdigit():
+        return tuple(dict.fromkeys(
+            n for table in db.rounds for letter in "abcdefghijklmnopqrstuvwxyz"
+            for n in table.get(key + letter, ()) if _is_board(db.entries[n]))), 3
+    return (), 0
+
+
+def _read(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
+    """What a name, or a printed name read by the rules, finds; round 4: a reading."""
+    for number, form in enumerate(printed_forms(name)):
+        given = tuple(form.split())
+        for words in _brandless(given):
+            dropped = given[:len(given) - len(words)]
+            found, round_number = _rounds(db, " ".join(words))
+            found = tuple(n for n in found if db.fits(n, dropped))
+            if found:
+                return found, round_number if number == 0 and not dropped else 4
+    return (), 0
+
+
+def _variants(db: _Database, form: str) -> tuple[list[str], list[str]]:
+    """Tags and products whose names hold the name's words with more around them: those that
+    only go on by variant words (memory, ``gpu``, ...), and all of them (``Orin`` is in three
+    Jetson tags)."""
+    given = _words(form)
+    # a query of brand words alone ("Apple processor" reads as "Apple") names no product
+    queries = {q for q in _brandless(given) if not set(q) <= set(BRAND_WORDS)}
+    variants: list[str] = []
+    others: list[str] = []
+    for listed, name in db.words:
+        for query in queries:
+            size = len(query)
+            starts = [i for i in range(len(listed) - size + 1) if listed[i:i + size] == query]
+            if not starts or len(listed) == size \
+                    or not db.fits(name, given[:len(given) - size]):
+                continue
+            extra = listed[size:] if starts[0] == 0 else ("",)  # words before: another product
+            group = variants if all(_VARIANT_WORD.fullmatch(w) for w in extra) else others
+            if name not in group:
+                group.append(name)
+    return variants, [*variants, *(n for n in others if n not in variants)]
+
+
+def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
+    """The database entry a name stands for, and the round that found it.
+
+    Rounds 1-3 (the module docstring) read the name as given; round 4 a name as a machine
+    prints it, read by :data:`PRINTED_NAME_RULES`, or a product named without its variant
+    word. A name that could be two products is refused, never guessed.
+    """
+    if not isinstance(name, str):
+        raise UnknownComponentError(f"a component name is a string, not {type_name(name)}")
+    db = _database(dialect)
+    found, round_number = _read(db, name)
+    reading = printed_forms(name)[-1]
+    read_as = f" (read as {reading!r})" if reading != name else ""
+    hints: list[str] = []
+    if not found and "/" in reading:  # rocminfo's "AMD Instinct MI250X/MI250": one of those
+        parts = [_read(db, part)[0] for part in reading.split("/")]
+        named = list(dict.fromkeys(n for part in parts for n in part))
+        if all(parts) and len(named) == 1:
+            return db.entries[named[0]], 4
+        if len(named) > 1:
+            found = tuple(named)
+    if not found and _GFX_NAME.fullmatch(normal(reading)):
+        products = db.by_arch.get(normal(reading), ())
+        listed = ", ".join(products)
+        if len(products) > 1:
+            raise AmbiguousComponentError(
+                f"component name {name!r}{read_as} is an architecture, not a product: it is "
+                f"{listed}; give one of those names (or the target "
+                f"`rocm -mcpu={normal(reading)}`)")
+        raise UnknownComponentError(
+            f"component name {name!r}{read_as} is an architecture, not a product"
+            + (f" (the database's product with it: {listed})" if listed else "")
+            + f"; give a product's name, or the target `rocm -mcpu={normal(reading)}`")
+    if not found:
+        variants, extended = _variants(db, reading)
+        if len(variants) == 1:
+            return db.entries[variants[0]], 4
+        if variants:
+            found = tuple(variants)
+        elif 1 < len(extended) <= 8:
+            found = tuple(extended)
+        else:
+            hints = extended[:5]
+    if len(found) == 1:
+        return db.entries[found[0]], round_number
+    if found:
+        listed = ", ".join(found)
+        raise AmbiguousComponentError(
+            f"component name {name!r}{read_as} is ambiguous: it names {listed}; give one of "
+            "those names")
+    key = normal(reading)
+    close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12, cutoff=0.6)
+    names = list(dict.fromkeys([*hints, *(n for k in close for table in db.rounds
+                                          for n in table.get(k, ()))]))[:5]
+    hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
+    raise UnknownComponentError(
+        f"unknown component {name!r}{read_as} in dialect {dialect}{hint} (the database: "
+        "every registered tag, GPU products, CPU names; `targetlang component --list`)")
+
+
+def component(name: str, *, dialect: str = DEFAULT_DIALECT) -> Component:
+    """The component a tag, product or CPU name stands for (see the module docstring).
+
+    >>> component("rtx 3080").target.attrs["arch"]
+    'sm_86'
+    """
+    entry, _ = find(name, dialect)
+    return entry.component()

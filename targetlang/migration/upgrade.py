@@ -1,0 +1,193 @@
+"""Upgrade a whole project to the target release: every legacy target site in its files.
+
+``targetlang upgrade PATH...`` (``cli/upgrade.py``) is this module over the files
+:func:`walk` finds: :func:`upgrade_file` reads one file as its type says (Python, a
+notebook, Markdown, reStructuredText, JSON, YAML, TOML, a shell script), rewrites the
+sites it can, reports those that need a person, and writes the file atomically when asked;
+a :class:`Summary` counts what was done, per file type. The machinery of each file type
+lives in ``targetlang/_upgrade/``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .._files import unified_diff, write_atomically
+from ._pysites import decode_source
+from ._upgrade import configs, docs, notebook, python, shell
+from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
+from ._upgrade.walk import FILE_TYPES, file_type, walk
+
+__all__ = ["FILE_TYPES", "Change", "FileResult", "Finding", "Options", "Summary", "file_type",
+           "upgrade_file", "upgrade_text", "walk"]
+
+HANDLERS: dict[str, Callable[[str, str, Options], Outcome]] = {
+    "python": python.handle,
+    "notebook": notebook.handle,
+    "markdown": docs.handle_markdown,
+    "rst": docs.handle_rst,
+    "json": configs.handle_json,
+    "yaml": configs.handle_yaml,
+    "toml": configs.handle_toml,
+    "shell": shell.handle,
+}
+
+
+@dataclass
+class FileResult:
+    """One file's upgrade: its text before and after, the sites changed, the places
+    reported, and ``invalid`` when the file is not valid for its type (then untouched)."""
+
+    path: str
+    file_type: str
+    original: str
+    text: str
+    changes: list[Change] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    reported: dict[str, int] = field(default_factory=dict)
+    invalid: Finding | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+    def diff(self) -> str:
+        """A unified diff from the original to the upgraded text."""
+        return unified_diff(self.path, self.original, self.text)
+
+    def count(self, kind: str) -> int:
+        """How many sites were ``kind``: "rewritten", "bridged" or "reported"."""
+        if kind == "reported":
+            return len(self.findings) - (self.invalid is not None)
+        return sum(1 for change in self.changes if change.kind == kind)
+
+
+def upgrade_text(text: str, *, path: str, file_type: str, options: Options) -> FileResult:
+    """The upgrade of one decoded file's text, read as ``file_type``."""
+    outcome = HANDLERS[file_type](text, path, options)
+    result = FileResult(path, file_type, text, text)
+    if outcome.invalid is not None:
+        result.invalid = outcome.invalid
+        result.findings = [outcome.invalid]
+        return result
+    edits: list[tuple[int, int, str]] = []
+    for edit in sorted(outcome.edits):
+        if edits and edit[0] < edits[-1][1]:
+            continue  # two sites over one span: the first is kept (a guard; never seen)
+        edits.append(edit)
+    result.text = apply_edits(text, edits)
+    result.changes = sorted(outcome.changes, key=lambda c: (c.line, c.column))
+    result.findings = outcome.findings
+    result.reported = outcome.reported
+    return result
+
+
+def _decode(raw: bytes, path: str, kind: str) -> tuple[str, str] | Finding:
+    """The text of a file and the encoding to write it back in, or why it is not text.
+    Python follows PEP 263 (coding cookies); the other types are UTF-8 (a BOM kept)."""
+    if kind == "python":
+        return decode_source(raw, path)
+    encoding = "utf-8-sig" if raw.startswith(codecs.BOM_UTF8) else "utf-8"
+    try:
+        return raw.decode(encoding), encoding
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        return Finding(path, line, 0, f"not {kind} text: not UTF-8 ({error.reason})")
+
+
+def upgrade_file(path: str | os.PathLike[str], *, file_type: str | None = None,
+                 write: bool = False, options: Options | None = None) -> FileResult:
+    """Upgrade one file (its type from its name unless given); with ``write`` replace it
+    atomically when it changes. Raises :class:`OSError` when it cannot be read or written."""
+    options = options or Options()
+    shown = os.fspath(path)
+    kind = file_type or FILE_TYPES.get(Path(shown).suffix.lower(), "python")
+    mode = os.stat(shown).st_mode  # before opening: opening a FIFO waits for its writer
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)) or (write and not stat.S_ISREG(mode)):
+        raise OSError(errno.EINVAL, "not a regular file", shown)
+    with open(shown, "rb") as stream:  # noqa: PTH123 - one read, errors are OSError
+        raw = stream.read()
+    decoded = _decode(raw, shown, kind)
+    if isinstance(decoded, Finding):
+        return FileResult(shown, kind, "", "", findings=[decoded], invalid=decoded)
+    text, encoding = decoded
+    result = upgrade_text(text, path=shown, file_type=kind, options=options)
+    if result.changed:
+        try:
+            data = result.text.encode(encoding)
+        except UnicodeEncodeError as error:
+            result.findings.append(Finding(shown, 1, 0, f"the upgraded file cannot be written "
+                                           f"in its encoding {encoding} ({error.reason}); "
+                                           "left unchanged"))
+            result.reported["encoding"] = result.reported.get("encoding", 0) + 1
+            result.text = result.original
+            result.changes.clear()
+            return result
+        if write:
+            write_atomically(shown, data)
+    return result
+
+
+@dataclass
+class _Counts:
+    files: int = 0
+    changed: int = 0
+    rewritten: int = 0
+    bridged: int = 0
+    reported: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+
+
+@dataclass
+class Summary:
+    """What a run did, per file type: files scanned and changed, sites rewritten, bridged
+    and needing a person, files not valid for their type or not readable."""
+
+    by_type: dict[str, _Counts] = field(default_factory=dict)
+
+    def add(self, result: FileResult) -> None:
+        counts = self.by_type.setdefault(result.file_type, _Counts())
+        counts.files += 1
+        counts.changed += result.changed
+        counts.rewritten += result.count("rewritten")
+        counts.bridged += result.count("bridged")
+        counts.reported += result.count("reported")
+        counts.invalid += result.invalid is not None
+
+    def unreadable(self, kind: str) -> None:
+        self.by_type.setdefault(kind, _Counts()).unreadable += 1
+
+    def total(self) -> _Counts:
+        total = _Counts()
+        for counts in self.by_type.values():
+            for name in vars(total):
+                setattr(total, name, getattr(total, name) + getattr(counts, name))
+        return total
+
+    def lines(self) -> list[str]:
+        """The summary, a line for the whole run and one per file type."""
+        def describe(c: _Counts) -> str:
+            text = (f"{c.files} file{'s' * (c.files != 1)} scanned, {c.changed} changed; "
+                    f"{c.rewritten} site{'s' * (c.rewritten != 1)} rewritten, {c.bridged} "
+                    f"bridged, {c.reported} need{'s' * (c.reported == 1)} a person")
+            if c.invalid:
+                text += f"; {c.invalid} not valid for {'their' if c.invalid > 1 else 'its'} type"
+            if c.unreadable:
+                text += f"; {c.unreadable} not readable or writable"
+            return text
+
+        lines = [f"targetlang upgrade: {describe(self.total())}"]
+        for kind in FILE_TYPES.values():
+            if kind in self.by_type and not any(line.startswith(f"  {kind}:")
+                                                for line in lines):
+                lines.append(f"  {kind}: {describe(self.by_type[kind])}")
+        return lines
+
+
