@@ -35,6 +35,7 @@ from ._schema.types import BOOL, INT, STR, AttrType, array_of, parse_type
 from ._stack import with_stack_room
 from ._syntax.ast import Word
 from ._syntax.grammar import SyntaxProblem, is_tvmc_kind_option, parse_tvmc_list
+from ._syntax.tokens import split_items
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -530,7 +531,7 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
         if number is not None:
             return number
         raise _type_error(spec, option, repr(value), text, offset)
-    return [item for item in value.split(",") if item]
+    return [item for item, _ in split_items(value, quotes=False)]
 
 
 def _python_int(text: str) -> int | None:

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .ast import Option, OptionForm, TargetText, Word
+from .tokens import is_plain, option_key, words
 
 if TYPE_CHECKING:
     from lark import Lark, Token
@@ -29,7 +30,7 @@ class SyntaxProblem(Exception):
 
 def _option_at(text: str, start: int, word: Word | None, form: OptionForm) -> Option:
     """An option word (and, for the spaced form, its value word) as an ``Option``."""
-    dashes = len(text) - len(text.lstrip("-"))
+    dashes = option_key(text)[1]
     if form == "assign":
         equals = text.index("=")
         key = text[dashes:equals]
@@ -146,43 +147,6 @@ def parse_target_text(text: str) -> TargetText:
     return syntax if syntax is not None else parse_with_lark(text)
 
 
-@functools.cache
-def _word_scanner() -> re.Pattern[str]:
-    """The grammar's word terminals, exactly as Lark compiled them, each after its spaces."""
-    lark = target_parser()
-    ignored = set(lark.lexer_conf.ignore)
-    words = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in lark.terminals
-             if t.name not in ignored]
-    return re.compile(" *(?:" + "|".join(words) + ")")
-
-
-def _words(text: str) -> list[tuple[str | None, str, int]] | None:
-    """The words of ``text`` with their terminals and offsets; None if a word does not end at
-    a space (an unclosed quote: no terminal matches it)."""
-    if "'" not in text and "\\" not in text:
-        # Without quotes or escapes a word is a run of non-spaces, and the terminals tell
-        # words apart by their first character and an "=" (as their regexes say).
-        words: list[tuple[str | None, str, int]] = []
-        start = 0
-        for word in text.split(" "):
-            if word:
-                terminal = "WORD" if word[0] != "-" else \
-                    "OPTION_ASSIGN" if "=" in word else "OPTION_NAME"
-                words.append((terminal, word, start))
-            start += len(word) + 1
-        return words
-    words = []
-    pos = 0
-    for m in _word_scanner().finditer(text):
-        if m.start() != pos:
-            return None  # something no terminal matches (an unclosed quote)
-        pos = m.end()
-        name = m.lastgroup
-        assert name is not None  # every alternative is a named group
-        words.append((name, m.group(name), m.start(name)))
-    return None if text[pos:].strip(" ") else words
-
-
 def first_word(text: str) -> tuple[str, int] | None:
     """The kind word of legacy text as TVM's ``SplitString`` gives it, with its offset: the
     first word, where the text splits into words (no unclosed quote) and that word holds no
@@ -191,28 +155,28 @@ def first_word(text: str) -> tuple[str, int] | None:
     ``FromRawString`` looks this word up as the kind before it reads any option, so an
     unknown kind is the error whatever follows it.
     """
-    words = _words(text)
-    if not words:
+    tokens = words(text)
+    if not tokens:
         return None
-    _, word, offset = words[0]
-    return None if "'" in word or "\\" in word else (word, offset)
+    _, word, offset = tokens[0]
+    return (word, offset) if is_plain(word) else None
 
 
 def _fast_parse(text: str) -> TargetText | None:
-    """``start: kind option*`` over words matched by the grammar's terminals, or None.
+    """``start: kind option*`` over the tokenizer's words (``tokens.py``), or None.
 
     None means "not obviously well-formed": a word that does not end at a space (an
     unclosed quote), a value without its option, or an option the AST refuses. The LALR
     parser then decides, so errors have one source; a property test checks that whatever
     this accepts, the LALR parser reads the same.
     """
-    words = _words(text)
-    if not words:
+    tokens = words(text)
+    if not tokens:
         return None
     options: list[Option] = []
     pending: tuple[str, int] | None = None  # an OPTION_NAME that may take the next WORD
     try:
-        for terminal, word, start in words[1:]:
+        for terminal, word, start in tokens[1:]:
             if terminal == "WORD":
                 if pending is None:
                     return None  # a value where an option should be: a syntax error
@@ -231,7 +195,7 @@ def _fast_parse(text: str) -> TargetText | None:
             options.append(_option_at(pending[0], pending[1], None, "flag"))
     except SyntaxProblem:
         return None
-    kind = _new(Word, (words[0][1], words[0][2]))
+    kind = _new(Word, (tokens[0][1], tokens[0][2]))
     return _new(TargetText, (kind, tuple(options)))
 
 
@@ -295,9 +259,9 @@ def parse_tvmc_list(text: str) -> list[TvmcSyntax]:
     assert isinstance(tree, Tree)
     for node in tree.children:
         assert isinstance(node, Tree)
-        name, *words = node.children
+        name, *option_words = node.children
         assert isinstance(name, Token)
-        options = tuple(Word(str(w), w.start_pos or 0) for w in words if isinstance(w, Token))
+        options = tuple(Word(str(w), w.start_pos or 0) for w in option_words if isinstance(w, Token))
         entries.append((Word(str(name), name.start_pos or 0), options))
     return entries
 
