@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
-from .._syntax.rules import interpret, trim_spaces
-from .._syntax.tokens import MismatchedQuote, is_plain, option_key, split_items, words
+from .._syntax.rules import interpreted, trim_spaces
+from .._syntax.tokens import MismatchedQuote, is_plain, split_items, words
 from ..errors import TargetError
 
 if TYPE_CHECKING:
@@ -134,14 +134,13 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
     count = len(tokens)
     i = 1
     while i < count:
-        terminal, word, _ = tokens[i]
+        terminal, _, _, key = tokens[i]  # (key: the word without its dashes)
         i += 1
         if terminal == "OPTION_ASSIGN":
-            key, _, raw = option_key(word)[0].partition("=")
+            key, _, raw = key.partition("=")
             if not raw:
                 return None
         elif terminal == "OPTION_NAME":
-            key = option_key(word)[0]
             if i < count and tokens[i][0] == "WORD":
                 raw = tokens[i][1]  # -key value
                 i += 1
@@ -171,7 +170,7 @@ def word_value(raw: str, code: int) -> Any:
     read (a sign, spaces, a huge number, not a number), or an unclosed quote in an array.
     (A property test checks it against ``value_from_text``.)"""
     if not is_plain(raw):
-        raw = interpret(raw)[0]
+        raw = interpreted(raw)
         if code == _STR:
             return trim_spaces(raw)[0]
         if code == _STRS and (not is_plain(raw) or " " in raw):
@@ -179,7 +178,7 @@ def word_value(raw: str, code: int) -> Any:
                 items = split_items(raw)
             except MismatchedQuote:
                 return UNREAD  # the general path words the error
-            return tuple([trim_spaces(interpret(item)[0])[0] for item, _ in items])
+            return tuple([trim_spaces(interpreted(item))[0] for item, _ in items])
         # else an array of plain items, or a number: read from the interpretation
     if code == _STR:
         return raw

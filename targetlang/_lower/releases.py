@@ -142,7 +142,7 @@ def read_06(text: str, ctx: Context, place: Place) -> Target:
                   "words", ctx, place.at(offset))
         key, equals, value = word[1:].partition("=")
         if not equals:
-            if key.lstrip("-") == "system-lib" and key in ("system-lib", "-system-lib") \
+            if key in ("system-lib", "-system-lib") \
                     and "system-lib" in kind.attrs:
                 key, value = "system-lib", ""
             else:

@@ -158,7 +158,7 @@ def first_word(text: str) -> tuple[str, int] | None:
     tokens = words(text)
     if not tokens:
         return None
-    _, word, offset = tokens[0]
+    _, word, offset, _ = tokens[0]
     return (word, offset) if is_plain(word) else None
 
 
@@ -176,7 +176,7 @@ def _fast_parse(text: str) -> TargetText | None:
     options: list[Option] = []
     pending: tuple[str, int] | None = None  # an OPTION_NAME that may take the next WORD
     try:
-        for terminal, word, start in tokens[1:]:
+        for terminal, word, start, _ in tokens[1:]:
             if terminal == "WORD":
                 if pending is None:
                     return None  # a value where an option should be: a syntax error

@@ -79,6 +79,16 @@ def interpret(text: str) -> tuple[str, list[int] | None]:
     return interpret_each(text)
 
 
+def interpreted(text: str) -> str:
+    """``interpret``'s text alone (the one-pass reader's: no positions to build)."""
+    if ESCAPE not in text:
+        if QUOTE not in text:
+            return text
+        if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in text[1:-1]:
+            return text[1:-1]  # 'plain words' (is_quoted, the common case)
+    return interpret_each(text)[0]
+
+
 def interpret_each(text: str) -> tuple[str, list[int]]:
     """``interpret`` character by character (what its fast paths must agree with)."""
     start, end = 0, len(text)

@@ -3,10 +3,9 @@
 Every reader of legacy text splits it here: the one-pass reader (``_lower/plan.py``), the
 grammar's fast path (``grammar.py``), the lowering's values (``_lower/core.py``), lint, tvmc
 and the Arm features. ``grammar/target.lark`` stays the single source of truth: the scanner
-of text with quotes or escapes is compiled from the terminals Lark compiles from it, and
-text without them takes a shortcut that a test checks against that scanner (without quotes
-or escapes every terminal is a run of non-spaces, told apart by its first character and an
-"=", as the terminals' patterns say). The pieces of syntax that readers share live here
+of text with escapes is compiled from the terminals Lark compiles from it, and text without
+them takes a shortcut (a split at spaces that keeps quoted runs whole) that a property test
+checks against that scanner. The pieces of syntax that readers share live here
 once each: whether a text holds quoting (``is_plain``), an option word's key
 (``option_key``), and the comma split of an array value (``split_items``).
 """
@@ -20,8 +19,9 @@ QUOTE = "'"
 ESCAPE = "\\"
 
 #: One token: its terminal (grammar/target.lark: ``WORD``, ``OPTION_NAME``, ``OPTION_ASSIGN``),
-#: the word as written, and its offset in the text.
-Token = tuple[str, str, int]
+#: the word as written, its offset in the text, and the word without its leading dashes
+#: (``option_key``'s key part: an option's key, to its end or to its "=").
+Token = tuple[str, str, int, str]
 
 
 class MismatchedQuote(Exception):
@@ -40,7 +40,8 @@ def is_plain(text: str) -> bool:
 
 def option_key(word: str) -> tuple[str, int]:
     """An option word's key part (to its end, or to its first "=", if any; the caller
-    splits there) without its leading dashes, and how many dashes there were."""
+    splits there) without its leading dashes, and how many dashes there were. (``words``
+    gives each token's key part too, the same way.)"""
     key = word.lstrip("-")
     return key, len(word) - len(key)
 
@@ -66,8 +67,8 @@ def scanner() -> re.Pattern[str]:
 def words(text: str) -> list[Token] | None:
     """The tokens of ``text``, in order; None if a word does not end at a space (an
     unclosed quote: no terminal matches it)."""
-    if QUOTE not in text and ESCAPE not in text:
-        return plain_words(text)
+    if ESCAPE not in text:
+        return split_words(text)
     out: list[Token] = []
     pos = 0
     for m in scanner().finditer(text):
@@ -76,20 +77,48 @@ def words(text: str) -> list[Token] | None:
         pos = m.end()
         name = m.lastgroup
         assert name is not None  # every alternative is a named group
-        out.append((name, m.group(name), m.start(name)))
+        word = m.group(name)
+        out.append((name, word, m.start(name), word.lstrip("-")))
     return None if text[pos:].strip(" ") else out
 
 
-def plain_words(text: str) -> list[Token]:
-    """``words`` of a text without quotes or escapes: runs of non-spaces, each an
-    ``OPTION_ASSIGN`` (dashes, a key, "="), an ``OPTION_NAME`` (dashes, no "=") or a
-    ``WORD`` (no dash first)."""
+def split_words(text: str) -> list[Token] | None:
+    """``words`` of a text without escapes, by splitting at spaces (a test checks it against
+    the scanner). Without escapes the terminals say: a word runs to the next space outside
+    quotes (a piece with an odd number of quotes opens a quoted run, which the next piece
+    with an odd number closes); a word is an ``OPTION_ASSIGN`` if it starts with dashes and
+    has an "=" before any quote, else an ``OPTION_NAME`` if it starts with a dash, else a
+    ``WORD``."""
     out: list[Token] = []
     start = 0
-    for word in text.split(" "):
+    if QUOTE not in text:  # (the hot path: each piece is a word)
+        for word in text.split(" "):
+            if word:
+                key = word.lstrip("-")
+                out.append(("WORD" if word[0] != "-" else
+                            "OPTION_ASSIGN" if "=" in key else "OPTION_NAME", word, start, key))
+            start += len(word) + 1
+        return out
+    pieces = text.split(" ")
+    count = len(pieces)
+    i = 0
+    while i < count:
+        word = pieces[i]
+        i += 1
         if word:
-            out.append(("WORD" if word[0] != "-" else
-                        "OPTION_ASSIGN" if "=" in word else "OPTION_NAME", word, start))
+            if word.count(QUOTE) & 1:  # a quoted run with spaces in it
+                run = [word]
+                while True:
+                    if i == count:
+                        return None  # never closed
+                    run.append(pieces[i])
+                    i += 1
+                    if run[-1].count(QUOTE) & 1:
+                        break
+                word = " ".join(run)
+            key = word.lstrip("-")
+            out.append(("WORD" if word[0] != "-" else "OPTION_ASSIGN"
+                        if "=" in key.partition(QUOTE)[0] else "OPTION_NAME", word, start, key))
         start += len(word) + 1
     return out
 
@@ -106,9 +135,11 @@ def split_items(text: str, separator: str = ",", *, quotes: bool = True,
     separator ends the text without an item).
     """
     pieces: list[tuple[str, int]] = []
-    if not quotes or (QUOTE not in text and ESCAPE not in text):
+    if not quotes or is_plain(text):
         start = 0
         if empty == "drop":  # (the hot path: array values as most strings write them)
+            if separator not in text:
+                return [(text, 0)] if text else pieces
             for piece in text.split(separator):
                 if piece:
                     pieces.append((piece, start))

@@ -7,10 +7,9 @@ from hypothesis import strategies as st
 
 from targetlang._syntax.grammar import parse_with_lark, target_parser
 from targetlang._syntax.tokens import (
-    is_plain,
     option_key,
-    plain_words,
     scanner,
+    split_words,
     words,
 )
 from targetlang.strategies import grammar_sentences, malformed_strings, target_strings
@@ -24,20 +23,38 @@ def test_the_scanner_is_compiled_from_the_grammars_terminals() -> None:
         assert f"(?P<{name}>{terminals[name]})" in pattern
 
 
-@given(st.one_of(st.text(alphabet=" -=,ab\t\n"), st.text().filter(is_plain),
-                 target_strings().filter(is_plain)))
-def test_plain_words_are_the_scanners(text: str) -> None:
-    """Without quotes or escapes, the shortcut splits and names words as the terminals do."""
-    expected = []
+def _scanned(text: str) -> list[tuple[str, str, int, str]] | None:
+    """The words as the scanner compiled from the grammar's terminals finds them."""
+    out = []
     pos = 0
     for m in scanner().finditer(text):
-        assert m.start() == pos
+        if m.start() != pos:
+            return None
         pos = m.end()
         name = m.lastgroup
         assert name is not None
-        expected.append((name, m.group(name), m.start(name)))
-    assert not text[pos:].strip(" ")
-    assert plain_words(text) == expected
+        out.append((name, m.group(name), m.start(name), m.group(name).lstrip("-")))
+    return None if text[pos:].strip(" ") else out
+
+
+def _unescaped(text: str) -> bool:
+    return "\\" not in text
+
+
+@given(st.one_of(st.text(alphabet=" -=,ab\t\n"), st.text(alphabet=" -=',ab"),
+                 st.text().filter(_unescaped), target_strings().filter(_unescaped),
+                 grammar_sentences().filter(_unescaped), malformed_strings().filter(_unescaped)))
+def test_split_words_are_the_scanners(text: str) -> None:
+    """Without escapes, the shortcut splits and names words as the terminals do."""
+    assert split_words(text) == _scanned(text)
+
+
+def test_split_words_keep_quoted_runs_whole() -> None:
+    assert [token[:3] for token in split_words("llvm -model='a b' 'c d'e -k='x=y' -j'=z'")
+            or ()] == [
+        ("WORD", "llvm", 0), ("OPTION_ASSIGN", "-model='a b'", 5), ("WORD", "'c d'e", 18),
+        ("OPTION_ASSIGN", "-k='x=y'", 25), ("OPTION_NAME", "-j'=z'", 34)]
+    assert split_words("llvm -model='a b") is None
 
 
 @given(st.one_of(st.text(alphabet=" -='\\,ab"), target_strings(), malformed_strings(),
@@ -59,7 +76,8 @@ def test_words_are_the_lalr_parsers_tokens(text: str) -> None:
             spans.append((option.value.text, option.value.offset))
         else:
             spans.append((text[option.offset:option.offset + option.length], option.offset))
-    assert [(word, offset) for _, word, offset in tokens] == spans
+    assert [(word, offset) for _, word, offset, _ in tokens] == spans
+    assert all(key == option_key(word)[0] for _, word, _, key in tokens)
 
 
 def test_option_key_strips_every_leading_dash() -> None:

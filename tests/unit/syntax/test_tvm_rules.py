@@ -108,3 +108,8 @@ def test_parse_int_reads_like_istream(text: str, value: int) -> None:
 def test_parse_int_refuses(text: str) -> None:
     with pytest.raises(rules.RuleError):
         rules.parse_int(text)
+
+
+def test_interpreted_is_interprets_text() -> None:
+    for text in TEXTS:
+        assert rules.interpreted(text) == rules.interpret(text)[0], text
