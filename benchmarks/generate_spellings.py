@@ -8,15 +8,15 @@ The language writes an option in several spellings: ``-k=v`` (the plain corpora'
 ``-k v``, ``--k=v``, ``--k v``, a quoted value (``-k='v'``, ``-model='a b'``) and any mix.
 This corpus has each of them on its own and mixed, so ``bench.py`` can time each spelling.
 Each line is ``SPELLING<TAB>TEXT``. The strings are drawn with a fixed seed from TVM 0.21's
-schema and the value pools of ``scripts/generate_bench_corpora.py`` (the same kinds, no Arm
-triples), so the only difference from the plain corpora is the spelling. ``--oracle`` runs
-every string through TVM 0.21 and fails if TVM refuses one.
+schema (``targetlang.kinds("tvm-0.21")``) and values real targets use, of the kinds of the
+plain corpora (``scripts/generate_bench_corpora.py``; no Arm triples), so what differs from
+those is the spelling. ``--oracle`` runs every string through TVM 0.21 and fails if TVM
+refuses one.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import subprocess
 import sys
@@ -29,8 +29,58 @@ TVM021 = Path.home() / ".cache" / "targetlang-oracle" / "bin" / "tvm021-python"
 SEED = 23
 PER_SPELLING = 70
 
-sys.path.insert(0, str(REPO / "scripts"))
-from generate_bench_corpora import KINDS, NAMED, SKIP, value  # noqa: E402
+sys.path.insert(0, str(REPO))
+import targetlang  # noqa: E402
+
+#: The kinds of the plain corpora (never an Arm triple: those time LLVM's parsers, not reading).
+KINDS = ("cuda", "nvptx", "rocm", "opencl", "metal", "vulkan", "webgpu", "llvm", "c", "hexagon")
+#: Values real targets use, by attribute name (else by type, below).
+VALUES: dict[str, list[str]] = {
+    "arch": ["sm_53", "sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"],
+    "mcpu": ["skylake", "core-avx2", "znver3", "x86-64", "cascadelake"],
+    "model": ["v100", "a100", "t4", "rtx3090", "unknown", "xeon", "m1", "titanx", "p100"],
+    "device": ["mali", "intel_graphics", "adreno", "gpu0", "tensorcore", "webgpu"],
+    "libs": ["cudnn", "cublas", "cublaslt", "thrust", "cutlass", "cblas", "mkl", "miopen",
+             "rocblas", "dnnl", "nnpack"],
+    "keys": ["gpu", "cpu", "cuda", "opencl", "vulkan", "tensorcore", "rocm"],
+    "mattr": ["+avx", "+avx2", "+avx512f", "+avx512bw", "+fma", "+sse4.2", "+popcnt", "+f16c"],
+    "cl-opt": ["-unroll-threshold=100", "-vectorize-loops"],
+    "llvm-options": ["-hexagon-small-data-threshold=0", "-force-target-max-vector-interleave=1"],
+    "device_name": ["NVIDIA-GeForce-RTX-3090", "AMD-Radeon-Pro", "Apple-M1"],
+    "tag": ["mine", "bench", "prod"],
+    "jit": ["mcjit", "orcjit"],
+    "mabi": ["lp64", "ilp32"],
+    "mfloat-abi": ["hard", "soft"],
+    "march": ["x86-64", "x86-64-v3", "skylake"],
+}
+#: Per kind: its -mcpu and -mtriple values (never an Arm one).
+MCPU = {"cuda": ["sm_70", "sm_75", "sm_80", "sm_86"], "nvptx": ["sm_60", "sm_75", "sm_86", "sm_90"],
+        "rocm": ["gfx900", "gfx908", "gfx90a", "gfx1030"],
+        "hexagon": ["hexagonv66", "hexagonv68", "hexagonv73"]}
+MTRIPLE = {"llvm": ["x86_64-linux-gnu", "x86_64-pc-linux-gnu", "x86_64-apple-darwin"],
+           "nvptx": ["nvptx64-nvidia-cuda"], "rocm": ["amdgcn-amd-amdhsa"], "hexagon": ["hexagon"]}
+INTS = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 2048, 16384, 49152, 65536]
+#: The option that names the device, which real strings of these kinds carry: without it TVM
+#: asks the machine (and warns), which would time TVM's device query rather than its reading.
+NAMED = {"cuda": "arch", "nvptx": "mcpu", "rocm": "mcpu"}
+#: Not options a user writes (or a different kind of read: -host nests, -from_device queries).
+SKIP = {"host", "from_device", "target_device_type", "mtriple"}
+
+
+def value(rng: random.Random, kind: str, name: str, type_: str) -> str:
+    if name == "mcpu":
+        return rng.choice(MCPU.get(kind, VALUES["mcpu"]))
+    if name == "mtriple":
+        return rng.choice(MTRIPLE.get(kind, MTRIPLE["llvm"]))
+    if type_ == "bool":
+        return rng.choice(["0", "1"])
+    if type_ == "int":
+        return str(rng.choice(INTS))
+    if type_.startswith("array"):
+        pool = VALUES.get(name, VALUES["libs"])
+        return ",".join(rng.sample(pool, rng.randint(1, min(4, len(pool)))))
+    return rng.choice(VALUES.get(name, VALUES["model"]))
+
 
 #: The spellings, in the order bench.py reports them.
 SPELLINGS = ("k-space", "dd-assign", "dd-space", "quoted", "mixed")
@@ -56,7 +106,7 @@ def spell(rng: random.Random, spelling: str, name: str, text: str, type_: str) -
 
 
 def target(rng: random.Random, spelling: str, kind: str, types: dict[str, str]) -> str:
-    names = [n for n in types if n not in SKIP and n != "mtriple" and n != NAMED.get(kind)]
+    names = [n for n in types if n not in SKIP and n != NAMED.get(kind)]
     chosen = rng.sample(names, min(rng.randint(1, 8), len(names)))
     words = [kind]
     if kind == "llvm":  # an x86 triple: never the Arm parsers
@@ -69,8 +119,8 @@ def target(rng: random.Random, spelling: str, kind: str, types: dict[str, str]) 
 
 
 def corpus() -> list[tuple[str, str]]:
-    schema = json.loads((REPO / "targetlang" / "_data" / "tvm-0.21.json").read_text("utf-8"))
-    types = {k: {a: s["type"] for a, s in schema["kinds"][k]["attrs"].items()} for k in KINDS}
+    schema = targetlang.kinds("tvm-0.21")
+    types = {k: {a: str(spec.type) for a, spec in schema[k].attrs.items()} for k in KINDS}
     rng = random.Random(SEED)
     return [(spelling, target(rng, spelling, KINDS[i % len(KINDS)], types[KINDS[i % len(KINDS)]]))
             for spelling in SPELLINGS for i in range(PER_SPELLING)]
@@ -120,7 +170,6 @@ def main(argv: list[str] | None = None) -> int:
         same = OUT.exists() and OUT.read_text("utf-8") == text
         print(f"{OUT.relative_to(REPO)}: " + ("up to date" if same else "differs from the generator"))
         return 0 if same else 1
-    sys.path.insert(0, str(REPO))
     from targetlang._files import write_atomically
 
     write_atomically(OUT, text.encode("utf-8"))

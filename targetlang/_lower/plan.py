@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
 from .._syntax.rules import interpreted, trim_spaces
-from .._syntax.tokens import MismatchedQuote, is_plain, split_items, words
+from .._syntax.tokens import MismatchedQuote, is_plain, options, split_items
 from ..errors import TargetError
 
 if TYPE_CHECKING:
@@ -116,44 +116,34 @@ def _keys(plan: KindPlan, user_keys: Any, device: Any) -> tuple[Any, ...]:
 def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
     """The target of legacy ``text`` in any spelling, or None: the general path's.
 
-    Follows ``_fast_parse`` (the tokenizer's words), ``from_raw_string`` (typing the values)
+    Follows ``_fast_parse`` (the tokenizer's ``options``), ``from_raw_string`` (typing the values)
     and ``_from_config`` (hook, tag, keys, attributes, defaults) for what it accepts.
     """
-    tokens = words(text)
-    if not tokens:
-        return None  # an unclosed quote, or nothing but spaces
+    read = options(text)
+    if read is None:
+        return None  # not well-formed: the grammar's parser words the error
+    kind, written = read
     schema = ctx.schema
     entry = _PLANS.get(id(schema))
     table = entry[1] if entry is not None and entry[0] is schema else plans(schema)
-    kind = tokens[0][1]
     plan = table.get(kind)
     if plan is None:
         return None
     codes = plan.codes
+    plain = is_plain(text)
     given: dict[str, Any] = {"kind": kind}
-    count = len(tokens)
-    i = 1
-    while i < count:
-        terminal, _, _, key = tokens[i]  # (key: the word without its dashes)
-        i += 1
-        if terminal == "OPTION_ASSIGN":
-            key, _, raw = key.partition("=")
-            if not raw:
-                return None
-        elif terminal == "OPTION_NAME":
-            if i < count and tokens[i][0] == "WORD":
-                raw = tokens[i][1]  # -key value
-                i += 1
-            else:
-                raw = "1"  # a bare -flag means "1"
-        else:
-            return None  # a value where an option should be: a syntax error
+    for key, raw in written:
         if key in given:
             return None  # given twice (an error), or -kind
         code = codes.get(key)
         if code is None:
             return None  # unknown (an error), or a type the general path reads
-        value = word_value(raw, code)
+        if raw is None:
+            raw = "1"  # a bare -flag means "1"
+        elif code == _STR and plain:
+            given[key] = raw  # (word_value's answer, without the call: the commonest case)
+            continue
+        value = word_value(raw, code, plain)
         if value is UNREAD:
             return None
         given[key] = value
@@ -164,22 +154,23 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
 UNREAD: Any = object()
 
 
-def word_value(raw: str, code: int) -> Any:
+def word_value(raw: str, code: int, plain: bool = False) -> Any:
     """The value of an option's word as ``value_from_text`` reads it for the common types
     (TVM's Interpret rules, then the type's), or ``UNREAD``: a number TVM's istream rules
     read (a sign, spaces, a huge number, not a number), or an unclosed quote in an array.
-    (A property test checks it against ``value_from_text``.)"""
-    if not is_plain(raw):
-        raw = interpreted(raw)
-        if code == _STR:
-            return trim_spaces(raw)[0]
-        if code == _STRS and (not is_plain(raw) or " " in raw):
+    ``plain``: the word is known to hold no quote or escape. (A property test checks it
+    against ``value_from_text``.)"""
+    text = raw if plain else interpreted(raw)
+    if text is not raw:  # quotes or escapes (interpreted gives a plain word back as it is)
+        if code == _STR:  # (trim_spaces, where there is a space to trim)
+            return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
+        if code == _STRS and (not is_plain(text) or " " in text):
             try:  # items quoted again inside, or spaced: each item interpreted and trimmed
-                items = split_items(raw)
+                items = split_items(text)
             except MismatchedQuote:
                 return UNREAD  # the general path words the error
             return tuple([trim_spaces(interpreted(item))[0] for item, _ in items])
-        # else an array of plain items, or a number: read from the interpretation
+        raw = text  # an array of plain items, or a number: read from the interpretation
     if code == _STR:
         return raw
     if code == _STRS:

@@ -80,7 +80,8 @@ def interpret(text: str) -> tuple[str, list[int] | None]:
 
 
 def interpreted(text: str) -> str:
-    """``interpret``'s text alone (the one-pass reader's: no positions to build)."""
+    """``interpret``'s text alone (the one-pass reader's: no positions to build); a text
+    without quotes or escapes is given back as it is (the same object)."""
     if ESCAPE not in text:
         if QUOTE not in text:
             return text

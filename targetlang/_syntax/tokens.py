@@ -81,45 +81,114 @@ def words(text: str) -> list[Token] | None:
     return None if text[pos:].strip(" ") else out
 
 
-def split_words(text: str) -> list[Token] | None:
-    """``words`` of a text without escapes, by splitting at spaces (a test checks it against
-    the scanner). Without escapes the terminals say: a word runs to the next space outside
-    quotes (a piece with an odd number of quotes opens a quoted run, which the next piece
-    with an odd number closes); a word is an ``OPTION_ASSIGN`` if it starts with dashes and
-    has an "=" before any quote, else an ``OPTION_NAME`` if it starts with a dash, else a
-    ``WORD``."""
-    out: list[Token] = []
-    start = 0
-    if QUOTE not in text:  # (the hot path: each piece is a word)
-        for word in text.split(" "):
-            if word:
-                key = word.lstrip("-")
-                out.append(("WORD" if word[0] != "-" else
-                            "OPTION_ASSIGN" if "=" in key else "OPTION_NAME", word, start, key))
-            start += len(word) + 1
-        return out
+def _pieces(text: str) -> list[str] | None:
+    """``text.split(" ")`` (text without escapes), each quoted run that holds spaces joined
+    back into its word: a piece with an odd number of quotes opens a run, which the next
+    piece with an odd number closes. None: a quote never closed."""
     pieces = text.split(" ")
+    if QUOTE not in text:
+        return pieces
+    out = []
     count = len(pieces)
     i = 0
     while i < count:
-        word = pieces[i]
+        piece = pieces[i]
         i += 1
+        if piece.count(QUOTE) & 1:
+            run = [piece]
+            while True:
+                if i == count:
+                    return None
+                run.append(pieces[i])
+                i += 1
+                if run[-1].count(QUOTE) & 1:
+                    break
+            piece = " ".join(run)
+        out.append(piece)
+    return out
+
+
+def _assigns(key: str) -> bool:
+    """Whether an option word's key part (after its dashes) holds the "=" of
+    ``OPTION_ASSIGN``: one before any quote or escape."""
+    return "=" in key.partition(QUOTE)[0].partition(ESCAPE)[0]
+
+
+def split_words(text: str) -> list[Token] | None:
+    """``words`` of a text without escapes, by splitting at spaces (a test checks it against
+    the scanner). Without escapes the terminals say: a word runs to the next space outside
+    quotes (``_pieces``); it is an ``OPTION_ASSIGN`` if it starts with dashes and has an "="
+    before any quote, else an ``OPTION_NAME`` if it starts with a dash, else a ``WORD``."""
+    pieces = _pieces(text)
+    if pieces is None:
+        return None
+    plain = QUOTE not in text
+    out: list[Token] = []
+    start = 0
+    for word in pieces:
         if word:
-            if word.count(QUOTE) & 1:  # a quoted run with spaces in it
-                run = [word]
-                while True:
-                    if i == count:
-                        return None  # never closed
-                    run.append(pieces[i])
-                    i += 1
-                    if run[-1].count(QUOTE) & 1:
-                        break
-                word = " ".join(run)
-            key = word.lstrip("-")
-            out.append(("WORD" if word[0] != "-" else "OPTION_ASSIGN"
-                        if "=" in key.partition(QUOTE)[0] else "OPTION_NAME", word, start, key))
+            if word[0] != "-":
+                out.append(("WORD", word, start, word))
+            else:
+                key = word.lstrip("-")
+                out.append(("OPTION_ASSIGN" if ("=" in key if plain else _assigns(key))
+                            else "OPTION_NAME", word, start, key))
         start += len(word) + 1
     return out
+
+
+def options(text: str) -> tuple[str, list[tuple[str, str | None]]] | None:
+    """The grammar's ``start: kind option*`` in one pass, for the one-pass reader: the kind
+    word and each option's key and value word as written (None: a bare ``-flag``); None
+    where the text is not well-formed (an unclosed quote, no words, a value with no option
+    before it, an empty key or value), which the grammar's parser then words.
+    (A property test checks it against the syntax nodes of ``grammar.parse_target_text``.)"""
+    if ESCAPE in text:
+        tokens = words(text)
+        if tokens is None:
+            return None
+        pieces = [word for _, word, _, _ in tokens]
+    else:
+        found = _pieces(text)
+        if found is None:
+            return None
+        pieces = found
+    plain = QUOTE not in text and ESCAPE not in text
+    escaped = not plain and ESCAPE in text
+    first = 0
+    count = len(pieces)
+    while first < count and not pieces[first]:
+        first += 1
+    if first == count:
+        return None  # no words
+    out: list[tuple[str, str | None]] = []
+    pending = None  # the key of an OPTION_NAME, which may take the next WORD as its value
+    for word in pieces[first + 1:]:
+        if not word:
+            continue
+        if word[0] != "-":
+            if pending is None:
+                return None  # a value where an option should be
+            out.append((pending, word))
+            pending = None
+            continue
+        if pending is not None:
+            out.append((pending, None))
+        key = word.lstrip("-")
+        if "=" in key and (plain or (_assigns(key) if escaped
+                                     else "=" in key.partition(QUOTE)[0])):
+            key, _, value = key.partition("=")
+            if not key or not value:
+                return None
+            out.append((key, value))
+            pending = None
+        elif not key:
+            return None
+        else:
+            pending = key
+    if pending is not None:
+        out.append((pending, None))
+    return pieces[first], out
 
 
 def split_items(text: str, separator: str = ",", *, quotes: bool = True,

@@ -5,9 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from targetlang._syntax.grammar import compiled_terminals, parse_with_lark, terminals_module
+from targetlang._syntax.grammar import (
+    _fast_parse,
+    compiled_terminals,
+    parse_with_lark,
+    terminals_module,
+)
 from targetlang._syntax.tokens import (
     option_key,
+    options,
     scanner,
     split_words,
     words,
@@ -90,3 +96,23 @@ def test_option_key_strips_every_leading_dash() -> None:
     assert option_key("--mattr=+neon") == ("mattr=+neon", 2)
     assert option_key("-k") == ("k", 1)
     assert option_key("---") == ("", 3)
+
+
+@given(st.one_of(st.text(alphabet=" -='\\,ab"), st.text(alphabet=" -=',ab"), st.text(),
+                 target_strings(), malformed_strings(), grammar_sentences()))
+def test_options_are_the_syntax_nodes(text: str) -> None:
+    """The one-pass reader's view of the tokens is the grammar's ``start: kind option*``."""
+    syntax = _fast_parse(text)
+    expected = None if syntax is None else (
+        syntax.kind.text, [(o.key, None if o.value is None else o.value.text)
+                           for o in syntax.options])
+    assert options(text) == expected
+
+
+def test_options_of_every_spelling() -> None:
+    assert options(" llvm  -a=1 --b 2 --c=3 -d 'x y' -e -f='p q'  -g\\ h -i") == (
+        "llvm", [("a", "1"), ("b", "2"), ("c", "3"), ("d", "'x y'"), ("e", None),
+                 ("f", "'p q'"), ("g\\ h", None), ("i", None)])
+    assert options("llvm -a= -b") is None  # an empty value
+    assert options("llvm x") is None  # a value with no option before it
+    assert options("llvm -a='x") is None  # a quote never closed
