@@ -119,6 +119,39 @@ def test_plain_text_reader_takes_the_plain_golden_texts() -> None:
     assert taken >= 0.6 * plain, (taken, plain)
 
 
+def test_plain_text_reader_takes_every_spelling_of_the_benchmark() -> None:
+    """benchmarks/corpora/spellings.txt: -k v, --k=v, --k v, quoted values, mixed; each
+    string (all read by TVM 0.21) takes the one-pass reader and reads as the general path."""
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[2] / "benchmarks" / "corpora" / "spellings.txt"
+    lines = corpus.read_text("utf-8").splitlines()
+    spellings = {line.partition("\t")[0] for line in lines}
+    assert spellings == {"k-space", "dd-assign", "dd-space", "quoted", "mixed"}
+    for line in lines:
+        text = line.partition("\t")[2]
+        fast, general = _read_both(text, tl.Environment.no_gpu())
+        assert fast is not None, text
+        assert isinstance(general, Target), text
+        _same(fast, general)
+
+
+def test_the_spellings_corpus_is_what_its_generator_writes() -> None:
+    """The committed corpus is benchmarks/generate_spellings.py's (fixed seed): regenerable."""
+    import importlib.util
+    from pathlib import Path
+
+    benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("generate_spellings",
+                                                  benchmarks / "generate_spellings.py")
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    written = "".join(f"{spelling}\t{text}\n" for spelling, text in generator.corpus())
+    assert (benchmarks / "corpora" / "spellings.txt").read_text("utf-8") == written
+    assert len(written.splitlines()) >= 300
+
+
 # ---- TargetJSON dicts: read_plain_config against from_config ------------------------------
 
 from targetlang._lower.core import from_config, truncate_strings  # noqa: E402
