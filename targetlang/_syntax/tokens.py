@@ -93,24 +93,20 @@ def _pieces(text: str) -> list[str] | None:
     pieces = text.split(" ")
     if QUOTE not in text:
         return pieces
-    out = []
-    count = len(pieces)
-    i = 0
-    while i < count:
-        piece = pieces[i]
-        i += 1
-        if piece.count(QUOTE) & 1:
-            run = [piece]
-            while True:
-                if i == count:
-                    return None
-                run.append(pieces[i])
-                i += 1
-                if run[-1].count(QUOTE) & 1:
-                    break
-            piece = " ".join(run)
-        out.append(piece)
-    return out
+    out: list[str] = []
+    run: list[str] | None = None  # the pieces of a quoted run not closed yet
+    for piece in pieces:
+        if run is None:
+            if piece.count(QUOTE) & 1:
+                run = [piece]
+            else:
+                out.append(piece)
+        else:
+            run.append(piece)
+            if piece.count(QUOTE) & 1:
+                out.append(" ".join(run))
+                run = None
+    return out if run is None else None
 
 
 def _assigns(key: str) -> bool:
