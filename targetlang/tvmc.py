@@ -531,7 +531,7 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
         if number is not None:
             return number
         raise _type_error(spec, option, repr(value), text, offset)
-    return [item for item, _ in split_items(value, quotes=False)]
+    return split_items(value, quotes=False, offsets=False)
 
 
 def _python_int(text: str) -> int | None:

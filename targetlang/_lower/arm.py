@@ -320,7 +320,7 @@ def triple_problem(mtriple: str, asserts: bool = True) -> str | None:
 
 def mattr_items(mattr: Sequence[str]) -> list[str]:
     """The feature items LLVM reads: TVM joins ``-mattr`` with commas, LLVM splits them again."""
-    return [item for item, _ in split_items(",".join(mattr), quotes=False)]
+    return split_items(",".join(mattr), quotes=False, offsets=False)
 
 
 def unsigned_item(mattr: Sequence[str]) -> str | None:

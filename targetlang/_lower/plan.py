@@ -166,15 +166,15 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):
             try:  # items quoted again inside, or spaced: each item interpreted and trimmed
-                items = split_items(text)
+                items = split_items(text, offsets=False)
             except MismatchedQuote:
                 return UNREAD  # the general path words the error
-            return tuple([trim_spaces(interpreted(item))[0] for item, _ in items])
+            return tuple([trim_spaces(interpreted(item))[0] for item in items])
         raw = text  # an array of plain items, or a number: read from the interpretation
     if code == _STR:
         return raw
     if code == _STRS:
-        return tuple([item for item, _ in split_items(raw)])
+        return tuple(split_items(raw, offsets=False))
     if raw.isdigit() and raw.isascii() and len(raw) < 19:
         return int(raw) if code == _INT else int(raw) != 0
     return UNREAD

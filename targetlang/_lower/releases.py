@@ -109,7 +109,7 @@ def _facts_06() -> tuple[dict[str, str], dict[str, frozenset[str]], dict[str, An
 
 def _getline_split(value: str) -> list[str]:
     """``std::getline(ss, item, ',')`` in a loop: a trailing comma ends without an empty item."""
-    return [item for item, _ in split_items(value, quotes=False, empty="last")]
+    return split_items(value, quotes=False, empty="last", offsets=False)
 
 
 def _words_06(text: str) -> list[tuple[str, int]]:

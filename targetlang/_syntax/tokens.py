@@ -19,7 +19,8 @@ The pieces of syntax that readers share live here once each: whether a text hold
 from __future__ import annotations
 
 import re
-from typing import Literal
+from itertools import islice
+from typing import Literal, overload
 
 QUOTE = "'"
 ESCAPE = "\\"
@@ -87,26 +88,44 @@ def words(text: str) -> list[Token] | None:
 
 
 def _pieces(text: str) -> list[str] | None:
-    """``text.split(" ")`` (text without escapes), each quoted run that holds spaces joined
-    back into its word: a piece with an odd number of quotes opens a run, which the next
-    piece with an odd number closes. None: a quote never closed."""
+    """``text.split(" ")`` (text without escapes), each quoted run that holds spaces kept
+    whole in its word; None: a quote never closed. A piece with an odd number of quotes
+    opens such a run: its word is found by position (``_word_end``), and the pieces it
+    covers are skipped."""
     pieces = text.split(" ")
     if QUOTE not in text:
         return pieces
     out: list[str] = []
-    run: list[str] | None = None  # the pieces of a quoted run not closed yet
-    for piece in pieces:
-        if run is None:
-            if piece.count(QUOTE) & 1:
-                run = [piece]
-            else:
-                out.append(piece)
-        else:
-            run.append(piece)
-            if piece.count(QUOTE) & 1:
-                out.append(" ".join(run))
-                run = None
-    return out if run is None else None
+    start = counted = 0  # the offset of out[counted] (the pieces before it summed once)
+    rest = iter(pieces)
+    for piece in rest:
+        if piece.count(QUOTE) & 1:
+            start += sum(map(len, out[counted:])) + len(out) - counted
+            counted = len(out)
+            end = _word_end(text, start)
+            if end is None:
+                return None
+            piece = text[start:end]
+            skip = piece.count(" ")
+            next(islice(rest, skip, skip), None)  # (the pieces the word covers)
+        out.append(piece)
+    return out
+
+
+def _word_end(text: str, start: int) -> int | None:
+    """Where the word of text without escapes that starts at ``start`` ends: the first
+    space outside quotes, or the end; None: a quote never closed. (Positions passed along:
+    a long quoted run costs two ``find``s.)"""
+    end = start
+    while True:
+        space = text.find(" ", end)
+        quote = text.find(QUOTE, end, len(text) if space < 0 else space)
+        if quote < 0:
+            return len(text) if space < 0 else space
+        close = text.find(QUOTE, quote + 1)
+        if close < 0:
+            return None
+        end = close + 1
 
 
 def _assigns(key: str) -> bool:
@@ -192,9 +211,19 @@ def options(text: str) -> tuple[str, list[tuple[str, str | None]]] | None:
     return pieces[first], out
 
 
+@overload
+def split_items(text: str, separator: str = ..., *, quotes: bool = ...,
+                empty: Literal["drop", "keep", "last"] = ...,
+                offsets: Literal[True] = ...) -> list[tuple[str, int]]: ...
+@overload
+def split_items(text: str, separator: str = ..., *, quotes: bool = ...,
+                empty: Literal["drop", "keep", "last"] = ...,
+                offsets: Literal[False]) -> list[str]: ...
 def split_items(text: str, separator: str = ",", *, quotes: bool = True,
-                empty: Literal["drop", "keep", "last"] = "drop") -> list[tuple[str, int]]:
-    """The items of an array value, each with the index where it starts.
+                empty: Literal["drop", "keep", "last"] = "drop",
+                offsets: bool = True) -> list[tuple[str, int]] | list[str]:
+    """The items of an array value, each with the index where it starts (``offsets``; else
+    the items alone).
 
     ``quotes``: TVM's ``SplitString``: a separator inside quotes or escaped does not split,
     and quotes and escapes stay in the items (an unclosed quote raises ``MismatchedQuote``);
@@ -203,17 +232,11 @@ def split_items(text: str, separator: str = ",", *, quotes: bool = True,
     ``keep`` them, or drop only the ``last`` one (a ``std::getline`` loop: a trailing
     separator ends the text without an item).
     """
+    if not offsets and empty == "drop" and (not quotes or is_plain(text)):
+        return [piece for piece in text.split(separator) if piece]  # (the hot path)
     pieces: list[tuple[str, int]] = []
     if not quotes or is_plain(text):
         start = 0
-        if empty == "drop":  # (the hot path: array values as most strings write them)
-            if separator not in text:
-                return [(text, 0)] if text else pieces
-            for piece in text.split(separator):
-                if piece:
-                    pieces.append((piece, start))
-                start += len(piece) + 1
-            return pieces
         for piece in text.split(separator):
             pieces.append((piece, start))
             start += len(piece) + 1
@@ -235,7 +258,7 @@ def split_items(text: str, separator: str = ",", *, quotes: bool = True,
             raise MismatchedQuote(text.rfind(QUOTE))
         pieces.append((text[current_start:], current_start))
     if empty == "drop":
-        return [piece for piece in pieces if piece[0]]
-    if empty == "last" and pieces and not pieces[-1][0]:
+        pieces = [piece for piece in pieces if piece[0]]
+    elif empty == "last" and pieces and not pieces[-1][0]:
         pieces.pop()
-    return pieces
+    return pieces if offsets else [piece for piece, _ in pieces]
