@@ -85,8 +85,9 @@ def interpreted(text: str) -> str:
     if ESCAPE not in text:
         if QUOTE not in text:
             return text
-        if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in text[1:-1]:
-            return text[1:-1]  # 'plain words' (is_quoted, the common case)
+        inner = text[1:-1]
+        if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in inner:
+            return inner  # 'plain words' (is_quoted, the common case)
     return interpret_each(text)[0]
 
 

@@ -19,7 +19,6 @@ The pieces of syntax that readers share live here once each: whether a text hold
 from __future__ import annotations
 
 import re
-from itertools import islice
 from typing import Literal, overload
 
 QUOTE = "'"
@@ -89,43 +88,30 @@ def words(text: str) -> list[Token] | None:
 
 def _pieces(text: str) -> list[str] | None:
     """``text.split(" ")`` (text without escapes), each quoted run that holds spaces kept
-    whole in its word; None: a quote never closed. A piece with an odd number of quotes
-    opens such a run: its word is found by position (``_word_end``), and the pieces it
-    covers are skipped."""
-    pieces = text.split(" ")
+    whole in its word; None: a quote never closed."""
     if QUOTE not in text:
-        return pieces
+        return text.split(" ")
+    # Quotes pair from the left: the odd parts between them are inside quotes.
+    parts = text.split(QUOTE)
+    if not len(parts) & 1:
+        return None  # an odd number of quotes: the last is never closed
+    pieces = text.split(" ")
+    if " " not in "".join(parts[1::2]):
+        return pieces  # no quoted run holds a space: each piece is a word
     out: list[str] = []
-    start = counted = 0  # the offset of out[counted] (the pieces before it summed once)
-    rest = iter(pieces)
-    for piece in rest:
-        if piece.count(QUOTE) & 1:
-            start += sum(map(len, out[counted:])) + len(out) - counted
-            counted = len(out)
-            end = _word_end(text, start)
-            if end is None:
-                return None
-            piece = text[start:end]
-            skip = piece.count(" ")
-            next(islice(rest, skip, skip), None)  # (the pieces the word covers)
-        out.append(piece)
+    run: list[str] | None = None  # the pieces of a quoted run not closed yet
+    for piece in pieces:
+        if run is None:
+            if piece.count(QUOTE) & 1:  # opens a run: the piece that closes it ends it
+                run = [piece]
+            else:
+                out.append(piece)
+        else:
+            run.append(piece)
+            if piece.count(QUOTE) & 1:
+                out.append(" ".join(run))
+                run = None
     return out
-
-
-def _word_end(text: str, start: int) -> int | None:
-    """Where the word of text without escapes that starts at ``start`` ends: the first
-    space outside quotes, or the end; None: a quote never closed. (Positions passed along:
-    a long quoted run costs two ``find``s.)"""
-    end = start
-    while True:
-        space = text.find(" ", end)
-        quote = text.find(QUOTE, end, len(text) if space < 0 else space)
-        if quote < 0:
-            return len(text) if space < 0 else space
-        close = text.find(QUOTE, quote + 1)
-        if close < 0:
-            return None
-        end = close + 1
 
 
 def _assigns(key: str) -> bool:
