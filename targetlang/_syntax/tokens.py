@@ -98,7 +98,15 @@ def _pieces(text: str) -> list[str] | None:
     pieces = text.split(" ")
     if " " not in "".join(parts[1::2]):
         return pieces  # no quoted run holds a space: each piece is a word
-    out: list[str] = []
+    if len(pieces) > 4 * len(parts):  # long runs of spaces in few quotes: by the quotes
+        out = parts[0].split(" ")
+        for i in range(1, len(parts), 2):
+            # a quoted run, whole, and what follows it up to the next space: the current word
+            after = parts[i + 1].split(" ")
+            out[-1] += QUOTE + parts[i] + QUOTE + after[0]
+            out += after[1:]
+        return out
+    out = []
     run: list[str] | None = None  # the pieces of a quoted run not closed yet
     for piece in pieces:
         if run is None:

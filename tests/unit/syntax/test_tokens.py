@@ -116,3 +116,11 @@ def test_options_of_every_spelling() -> None:
     assert options("llvm -a= -b") is None  # an empty value
     assert options("llvm x") is None  # a value with no option before it
     assert options("llvm -a='x") is None  # a quote never closed
+
+
+@given(st.text(alphabet="      'a-=", min_size=20))
+def test_split_words_of_long_quoted_runs_are_the_scanners(text: str) -> None:
+    """Many spaces in few quotes: the pieces are found by the quotes (another way)."""
+    assert split_words(text) == _scanned(text)
+    assert split_words("llvm -model='" + "a b " * 50 + "' -x") == \
+        _scanned("llvm -model='" + "a b " * 50 + "' -x")
