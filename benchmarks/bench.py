@@ -32,6 +32,8 @@ ORACLE = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targ
 TVM021 = ORACLE / "bin" / "tvm021-python"
 
 sys.path.insert(0, str(REPO))
+from generate_spellings import read as read_spellings  # noqa: E402  (benchmarks/)
+
 import targetlang as tl  # noqa: E402
 from targetlang.target import _parse_memo, _parse_uncached  # noqa: E402
 
@@ -140,7 +142,12 @@ def corpora() -> dict[str, list[str]]:
                if json.loads(line)["error_type"] == "Crash"}
     golden = [g for g in golden if g not in crashes and "\0" not in g]
     long = (HERE / "corpora" / "long.txt").read_text("utf-8").splitlines()
-    return {"tophub": tophub, "simple": simple, "golden": golden, "long": long}
+    named = {"tophub": tophub, "simple": simple, "golden": golden, "long": long}
+    # Every spelling of an option (benchmarks/generate_spellings.py): whole, then each alone.
+    spellings = read_spellings()
+    named["spellings"] = [text for texts in spellings.values() for text in texts]
+    named.update({f"spellings: {name}": texts for name, texts in spellings.items()})
+    return named
 
 
 def time_ours(texts: Sequence[str], read: Callable[[str], object], repeats: int) -> float:

@@ -36,6 +36,7 @@ from ._schema.types import BOOL, INT, STR, AttrType, array_of, parse_type
 from ._stack import with_stack_room
 from ._syntax.ast import Word
 from ._syntax.grammar import SyntaxProblem, is_tvmc_kind_option, parse_tvmc_list
+from ._syntax.tokens import option_key, split_items
 from .errors import (
     AttributeTypeError,
     DuplicateAttributeError,
@@ -207,7 +208,7 @@ def read_entries(text: str) -> list[TvmcEntry]:
 
 def _option(word: Word, text: str) -> TvmcOption:
     raw, start = word
-    dashes = len(raw) - len(raw.lstrip("-"))
+    dashes = option_key(raw)[1]
     key, equals, value = raw[dashes:].partition("=")
     key_offset = start + dashes
     if dashes > 2:
@@ -524,7 +525,7 @@ def _typed_text(value: str | bool, option: CodegenOption | None, spec: CodegenSp
         if number is not None:
             return number
         raise _type_error(spec, option, repr(value), text, offset)
-    return [item for item in value.split(",") if item]
+    return split_items(value, quotes=False, offsets=False)
 
 
 def _python_int(text: str) -> int | None:

@@ -40,6 +40,7 @@ from .._schema.types import BOOL, INT, STR, AttrType, array_of
 from .._stack import with_stack_room
 from .._syntax import rules
 from .._syntax.ast import Option
+from .._syntax.tokens import split_items
 from ..environment import Environment
 from ..errors import CLOSE_ENOUGH, TargetError, did_you_mean, json_path
 from ..target import DEFAULT_DIALECT, Target, parse
@@ -171,15 +172,13 @@ class _Written:
     def items(self) -> list[tuple[str, Where]]:
         """The items of an array value, each interpreted, with its ``where``."""
         out: list[tuple[str, Where]] = []
-        if not self.quoting:
-            begin = 0
-            for piece in self.text.split(","):
+        if not self.quoting:  # TVM 0.6: every comma splits, and empty items stay
+            for piece, begin in split_items(self.text, quotes=False, empty="keep"):
                 def piece_where(i: int, begin: int = begin) -> int | None:
                     return self.where(begin + i)
                 out.append((piece, piece_where))
-                begin += len(piece) + 1
             return out
-        for piece, start in rules.split_string(self.text, ","):
+        for piece, start in split_items(self.text):
             item, positions = rules.interpret_each(piece)
 
             def item_where(i: int, start: int = start, positions: list[int] = positions

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from .._memo import bounded_memo
 from .._schema.resources import data_text
+from .._syntax.tokens import split_items
 
 DATA_FILE = "arm-features.json"
 #: The feature and CPU tables of each JSON release (0.24 has no oracle: 0.25's, the nearest,
@@ -319,7 +320,7 @@ def triple_problem(mtriple: str, asserts: bool = True) -> str | None:
 
 def mattr_items(mattr: Sequence[str]) -> list[str]:
     """The feature items LLVM reads: TVM joins ``-mattr`` with commas, LLVM splits them again."""
-    return [item for item in ",".join(mattr).split(",") if item]
+    return split_items(",".join(mattr), quotes=False, offsets=False)
 
 
 def unsigned_item(mattr: Sequence[str]) -> str | None:

@@ -1,17 +1,20 @@
-"""Plain legacy text in one pass: per-(dialect, kind) plans compiled once.
+"""Legacy text in one pass: per-(dialect, kind) plans compiled once.
 
-Most target strings are plain: words without quotes or escapes, options the kind knows, values
-of the common types (``str``, ``array<str>``, ``int``, ``bool``) written as plain words. For
-those, ``read_plain_text`` does in one pass over the words what ``from_raw_string`` and
-``from_config`` do in several (the grammar's nodes, the typed config, its copy for the trace,
-the attribute checks): it types each value as it meets it, with the kind's ``KindPlan`` (its
-attribute table, defaults, default keys and hook, compiled once per dialect and kind).
+Most target strings name options the kind knows, with values of the common types (``str``,
+``array<str>``, ``int``, ``bool``), in any spelling (``-k=v``, ``-k v``, ``--k=v``, ``--k v``,
+quoted values). For those, ``read_plain_text`` does in one pass over the tokenizer's words
+(``_syntax/tokens.py``) what ``from_raw_string`` and ``from_config`` do in several (the
+grammar's nodes, the typed config, its copy for the trace, the attribute checks): it types
+each value as it meets it (``word_value``: TVM's Interpret rules, then the type's), with the
+kind's ``KindPlan`` (its attribute table, defaults, default keys and hook, compiled once per
+dialect and kind).
 
-It answers only what it is sure of: anything else (a quote, an unknown kind or attribute, a
-value that is not a plain word of a common type, a host, ``-from_device``, an error of any
-kind) returns None, and the general path reads the text (and words the error). The trace
-records the text itself in place of its options; ``Trace`` splits it again when asked.
-A property test checks that whatever this reads, the general path reads the same.
+It answers only what it is sure of: anything else (an unclosed quote, an unknown kind or
+attribute, a value of another type, a number TVM's istream rules read, a host,
+``-from_device``, an error of any kind) returns None, and the general path reads the text
+(and words the error). The trace records the text itself in place of its options; ``Trace``
+splits it again when asked. A property test checks that whatever this reads, the general
+path reads the same.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
+from .._syntax.rules import interpreted, trim_spaces
+from .._syntax.tokens import MismatchedQuote, is_plain, options, split_items
 from ..errors import TargetError
 from .trace import traced
 
@@ -109,57 +114,70 @@ def dispatch_keys(user_keys: Sequence[str] | None, device: str | None,
 
 
 def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
-    """The target of plain ``text`` (no quotes, no backslashes), or None: the general path's.
+    """The target of legacy ``text`` in any spelling, or None: the general path's.
 
-    Follows ``_fast_parse`` (the words), ``from_raw_string`` (typing the values) and
-    ``_from_config`` (hook, tag, keys, attributes, defaults) for what it accepts.
+    Follows ``_fast_parse`` (the tokenizer's ``options``), ``from_raw_string`` (typing the values)
+    and ``_from_config`` (hook, tag, keys, attributes, defaults) for what it accepts.
     """
-    if "'" in text or "\\" in text:
-        return None  # quotes and escapes: TVM's Interpret rules, the general path's
-    words = text.split(" ")
-    if "" in words:  # spaces around or between the words
-        words = [word for word in words if word]
-        if not words:
-            return None
+    read = options(text)
+    if read is None:
+        return None  # not well-formed: the grammar's parser words the error
+    kind, written = read
     schema = ctx.schema
     table = schema.plans or plans(schema)
-    plan = table.get(words[0])
+    plan = table.get(kind)
     if plan is None:
         return None
     codes = plan.codes
-    given: dict[str, Any] = {"kind": words[0]}
-    count = len(words)
-    i = 1
-    while i < count:
-        word = words[i]
-        i += 1
-        if word[0] != "-":
-            return None  # a value where an option should be: a syntax error
-        if "=" in word:
-            key, _, raw = word.lstrip("-").partition("=")
-            if not raw:
-                return None
-        else:
-            key = word.lstrip("-")
-            if i < count and words[i][0] != "-":
-                raw = words[i]  # -key value
-                i += 1
-            else:
-                raw = "1"  # a bare -flag means "1"
+    plain = is_plain(text)
+    given: dict[str, Any] = {"kind": kind}
+    for key, raw in written:
         if key in given:
             return None  # given twice (an error), or -kind
         code = codes.get(key)
         if code is None:
             return None  # unknown (an error), or a type the general path reads
-        if code == _STR:
-            given[key] = raw
-        elif code == _STRS:
-            given[key] = tuple(item for item in raw.split(",") if item)
-        elif raw.isdigit() and raw.isascii() and len(raw) < 19:
-            given[key] = int(raw) if code == _INT else int(raw) != 0
-        else:
-            return None  # a sign, a huge number, not a number: TVM's istream rules
+        if raw is None:
+            raw = "1"  # a bare -flag means "1"
+        elif code == _STR and plain:
+            given[key] = raw  # (word_value's answer, without the call: the commonest case)
+            continue
+        value = word_value(raw, code, plain)
+        if value is UNREAD:
+            return None
+        given[key] = value
     return _construct(plan, given, ctx, text, place)
+
+
+#: ``word_value``'s answer for a word the general path reads
+UNREAD: Any = object()
+
+
+def word_value(raw: str, code: int, plain: bool = False) -> Any:
+    """The value of an option's word as ``value_from_text`` reads it for the common types
+    (TVM's Interpret rules, then the type's), or ``UNREAD``: a number TVM's istream rules
+    read (a sign, spaces, a huge number, not a number), or an unclosed quote in an array.
+    ``plain``: the word is known to hold no quote or escape. (A property test checks it
+    against ``value_from_text``.)"""
+    text = raw if plain else interpreted(raw)
+    if text is not raw or " " in text:  # quotes or escapes (interpreted gives a plain word
+        # back as it is), or spaces (a word of the tokenizer's has none outside quotes)
+        if code == _STR:  # (trim_spaces, where there is a space to trim)
+            return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
+        if code == _STRS and (not is_plain(text) or " " in text):
+            try:  # items quoted again inside, or spaced: each item interpreted and trimmed
+                items = split_items(text, offsets=False)
+            except MismatchedQuote:
+                return UNREAD  # the general path words the error
+            return tuple([trim_spaces(interpreted(item))[0] for item in items])
+        raw = text  # an array of plain items, or a number: read from the interpretation
+    if code == _STR:
+        return raw
+    if code == _STRS:
+        return tuple(split_items(raw, offsets=False))
+    if raw.isdigit() and raw.isascii() and len(raw) < 19:
+        return int(raw) if code == _INT else int(raw) != 0
+    return UNREAD
 
 
 #: What ``settle`` makes of a plain config: tag, keys, attributes, features, and for the

@@ -26,6 +26,7 @@ from .._schema.facts import data_json
 from .._schema.types import BOOL
 from .._syntax.ast import Option, Word
 from .._syntax.rules import truncate_at_nul
+from .._syntax.tokens import split_items
 from ..errors import (
     DuplicateAttributeError,
     TargetSyntaxError,
@@ -108,10 +109,7 @@ def _facts_06() -> tuple[dict[str, str], dict[str, frozenset[str]], dict[str, An
 
 def _getline_split(value: str) -> list[str]:
     """``std::getline(ss, item, ',')`` in a loop: a trailing comma ends without an empty item."""
-    items = value.split(",")
-    if items and items[-1] == "":
-        items.pop()
-    return items
+    return split_items(value, quotes=False, empty="last", offsets=False)
 
 
 def _words_06(text: str) -> list[tuple[str, int]]:
@@ -144,7 +142,7 @@ def read_06(text: str, ctx: Context, place: Place) -> Target:
                   "words", ctx, place.at(offset))
         key, equals, value = word[1:].partition("=")
         if not equals:
-            if key.lstrip("-") == "system-lib" and key in ("system-lib", "-system-lib") \
+            if key in ("system-lib", "-system-lib") \
                     and "system-lib" in kind.attrs:
                 key, value = "system-lib", ""
             else:

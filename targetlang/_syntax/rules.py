@@ -12,9 +12,8 @@ end), so that errors found in interpreted text point at the characters the user 
 from __future__ import annotations
 
 from ..errors import show
+from .tokens import ESCAPE, QUOTE, is_plain
 
-QUOTE = "'"
-ESCAPE = "\\"
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 _CXX_SPACE = " \t\n\v\f\r"  # what std::istream skips (isspace in the "C" locale)
@@ -73,11 +72,23 @@ def interpret(text: str) -> tuple[str, list[int] | None]:
     stays as written. A trailing lone backslash is dropped. Positions are None when the
     text has neither quote nor escape: it is then its own interpretation.
     """
-    if QUOTE not in text and ESCAPE not in text:
+    if is_plain(text):
         return text, None
     if ESCAPE not in text and is_quoted(text):  # 'plain words': the quotes go, nothing else
         return text[1:-1], list(range(1, len(text)))
     return interpret_each(text)
+
+
+def interpreted(text: str) -> str:
+    """``interpret``'s text alone (the one-pass reader's: no positions to build); a text
+    without quotes or escapes is given back as it is (the same object)."""
+    if ESCAPE not in text:
+        if QUOTE not in text:
+            return text
+        inner = text[1:-1]
+        if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in inner:
+            return inner  # 'plain words' (is_quoted, the common case)
+    return interpret_each(text)[0]
 
 
 def interpret_each(text: str) -> tuple[str, list[int]]:
@@ -107,50 +118,9 @@ def interpret_each(text: str) -> tuple[str, list[int]]:
 
 def uninterpret(text: str) -> str:
     """``TargetInternal::Uninterpret``: escape every quote and backslash."""
-    if QUOTE not in text and ESCAPE not in text:
+    if is_plain(text):
         return text
     return "".join(ESCAPE + c if c in (QUOTE, ESCAPE) else c for c in text)
-
-
-def split_string(text: str, separator: str) -> list[tuple[str, int]]:
-    """``TargetInternal::SplitString``: split outside quotes, keeping quotes and escapes.
-
-    Empty pieces are dropped. Returns each piece with the index where it starts.
-    """
-    if QUOTE not in text and ESCAPE not in text:
-        pieces, start = [], 0
-        for piece in text.split(separator):
-            if piece:
-                pieces.append((piece, start))
-            start += len(piece) + 1
-        return pieces
-    pieces = []
-    current: list[str] = []
-    current_start = 0
-    quoted = False
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == separator and not quoted:
-            if current:
-                pieces.append(("".join(current), current_start))
-                current = []
-            i += 1
-            current_start = i
-            continue
-        if c == ESCAPE and i + 1 < n:
-            current.append(text[i : i + 2])
-            i += 2
-            continue
-        if c == QUOTE:
-            quoted = not quoted
-        current.append(c)
-        i += 1
-    if quoted:
-        raise RuleError("mismatched quote: a ' is never closed", text.rfind(QUOTE))
-    if current:
-        pieces.append(("".join(current), current_start))
-    return pieces
 
 
 def int64_from_decimal(text: str) -> int | None:

@@ -34,7 +34,7 @@ def test_quotes_and_escapes_keep_a_word_together() -> None:
 # ---- the fast path must read exactly what the LALR parser reads ---------------------------
 
 from golden import records  # noqa: E402
-from hypothesis import given  # noqa: E402
+from hypothesis import example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from targetlang._syntax.grammar import _fast_parse, parse_with_lark  # noqa: E402
@@ -74,6 +74,9 @@ _WORDS = st.one_of(st.text(alphabet="0123456789-+x,ab' \\", max_size=12),
 
 
 @given(_WORDS, st.sampled_from(["str", "int", "bool", "array<str>"]))
+@example(" a", "str")
+@example("a ,b", "array<str>")
+@example("'a b '", "str")
 def test_plain_values_equal_tvm_rules(raw: str, spelling: str) -> None:
     type_ = parse_type(spelling)
     fast = _lower.plain_value(raw, type_)

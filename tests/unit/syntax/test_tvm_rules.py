@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from targetlang._syntax import rules as rules
+from targetlang._syntax.tokens import MismatchedQuote, split_items
 
 # Every text of up to 7 characters over the characters the rules care about.
 ALPHABET = "a' \\,"
@@ -22,11 +23,11 @@ def test_interpret_fast_paths_agree_with_each_character() -> None:
         assert expected == slow_positions, text
 
 
-def test_split_string_fast_path_agrees_with_each_character() -> None:
+def test_split_items_fast_path_agrees_with_each_character() -> None:
     for text in TEXTS:
         if "'" in text or "\\" in text:
             continue
-        pieces = rules.split_string(text, ",")
+        pieces = split_items(text)
         assert pieces == [(p, i) for i, p in _pieces(text)], text
 
 
@@ -38,6 +39,61 @@ def _pieces(text: str) -> list[tuple[int, str]]:
                 out.append((start, text[start:i]))
             start = i + 1
     return out
+
+
+def _split_string(text: str) -> list[tuple[str, int]]:
+    """TVM 0.21's ``TargetInternal::SplitString(str, ',')``, character by character: an
+    escape pair is copied whole, a quote toggles quoting, a comma outside quotes ends a
+    non-empty item; an unclosed quote is an error."""
+    pieces: list[tuple[str, int]] = []
+    current: list[str] = []
+    start = i = 0
+    quoted = False
+    while i < len(text):
+        c = text[i]
+        if c == "," and not quoted:
+            if current:
+                pieces.append(("".join(current), start))
+                current = []
+            i += 1
+            start = i
+            continue
+        if c == "\\" and i + 1 < len(text):
+            current.append(text[i : i + 2])
+            i += 2
+            continue
+        if c == "'":
+            quoted = not quoted
+        current.append(c)
+        i += 1
+    if quoted:
+        raise MismatchedQuote(text.rfind("'"))
+    if current:
+        pieces.append(("".join(current), start))
+    return pieces
+
+
+def test_split_items_is_tvms_split_string() -> None:
+    for text in TEXTS:
+        try:
+            expected: object = _split_string(text)
+        except MismatchedQuote as e:
+            expected = ("mismatched", e.offset)
+        try:
+            got: object = split_items(text)
+        except MismatchedQuote as e:
+            got = ("mismatched", e.offset)
+        assert got == expected, text
+
+
+def test_split_items_without_quotes_and_its_empty_items() -> None:
+    # LLVM's -mattr split, tvmc's: every comma splits, quotes or not; empty items dropped.
+    assert split_items("+a,'b,c'", quotes=False) == [("+a", 0), ("'b", 3), ("c'", 6)]
+    assert split_items("a,,b,", empty="keep") == [("a", 0), ("", 2), ("b", 3), ("", 5)]
+    # a std::getline loop (TVM 0.6): only a trailing empty item is dropped
+    assert split_items("a,,b,", quotes=False, empty="last") == [("a", 0), ("", 2), ("b", 3)]
+    assert split_items("", quotes=False, empty="last") == []
+    assert split_items(",", quotes=False, empty="last") == [("", 0)]
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -52,3 +108,8 @@ def test_parse_int_reads_like_istream(text: str, value: int) -> None:
 def test_parse_int_refuses(text: str) -> None:
     with pytest.raises(rules.RuleError):
         rules.parse_int(text)
+
+
+def test_interpreted_is_interprets_text() -> None:
+    for text in TEXTS:
+        assert rules.interpreted(text) == rules.interpret(text)[0], text
