@@ -13,7 +13,7 @@ import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, overload
 
 from .._schema.facts import AttrSpec, DialectSchema, KindSpec
 from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
@@ -141,11 +141,44 @@ class Place(NamedTuple):
     def inner(self, start: int, positions: Sequence[int] | None, length: int, path: str) -> Place:
         """The place of a text of ``length`` characters whose character ``i`` came from our
         ``start + positions[i]`` (``start + i`` when ``positions`` is None)."""
-        if positions is None:
-            if self.positions is None:
-                return Place(range(start, start + length + 1), path)
-            positions = range(length + 1)
-        return Place([self.at(start + p) for p in positions], path)
+        if positions is None and self.positions is None:
+            return Place(range(start, start + length + 1), path)
+        return Place(_Through(self, start, positions, length), path)
+
+
+class _Through(Sequence[int]):
+    """The source offsets of an inner text, each mapped through the outer place when asked.
+
+    A nested target's text (a quoted host, an array item) gets a place on every read, but its
+    offsets are asked only by an error or the trace: mapping each character up front made
+    reading a quoted host cost time in proportion to its length at every level.
+    """
+
+    __slots__ = ("_outer", "_start", "_positions", "_length")
+
+    def __init__(self, outer: Place, start: int, positions: Sequence[int] | None,
+                 length: int) -> None:
+        self._outer = outer
+        self._start = start
+        self._positions = positions
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length + 1
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        if index < 0:
+            index += len(self)
+        inner = index if self._positions is None else self._positions[index]
+        return self._outer.at(self._start + inner)
 
 
 
