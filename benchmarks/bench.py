@@ -32,6 +32,7 @@ ORACLE = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targ
 TVM021 = ORACLE / "bin" / "tvm021-python"
 
 sys.path.insert(0, str(REPO))
+from generate_any_shape import read as read_any_shape  # noqa: E402  (benchmarks/)
 from generate_spellings import read as read_spellings  # noqa: E402  (benchmarks/)
 
 import targetlang as tl  # noqa: E402
@@ -143,6 +144,8 @@ def corpora() -> dict[str, list[str]]:
     golden = [g for g in golden if g not in crashes and "\0" not in g]
     long = (HERE / "corpora" / "long.txt").read_text("utf-8").splitlines()
     named = {"tophub": tophub, "simple": simple, "golden": golden, "long": long}
+    # Every shape: hosts in quotes, JSON text, tags, any spelling (generate_any_shape.py).
+    named["any shape"] = read_any_shape()
     # Every spelling of an option (benchmarks/generate_spellings.py): whole, then each alone.
     spellings = read_spellings()
     named["spellings"] = [text for texts in spellings.values() for text in texts]
