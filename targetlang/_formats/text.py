@@ -18,6 +18,7 @@ from .._lower.dialects import load
 from .._lower.plan import CODE_BOOL, CODE_INT, CODE_STR, CODE_STRS, plans, settles_to_itself
 from .._memo import Memo
 from .._syntax import rules
+from .._syntax.tokens import is_plain
 from ..errors import TargetError
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ def plain_legacy(kind_name: str, dialect: str, tag: str, keys: tuple[str, ...],
     # escape (the reader's), a NUL, a lone surrogate or "mkldnn" (parse()'s before it; only
     # ASCII is let through, which has no surrogates).
     if text.count(" ") != len(words) - 1 or text.count(",") != commas \
-            or not text.isascii() or "'" in text or "\\" in text or "\0" in text \
+            or not text.isascii() or not is_plain(text) or "\0" in text \
             or "mkldnn" in text:
         return None
     return text if settles_to_itself(plan, tag, keys, attrs, settled) else None
@@ -287,5 +288,4 @@ def _word(text: str) -> str:
 
 
 def _is_plain(text: str) -> bool:
-    return bool(text) and " " not in text and "'" not in text and "," not in text \
-        and "\\" not in text
+    return bool(text) and is_plain(text) and " " not in text and "," not in text
