@@ -323,10 +323,68 @@ def from_raw_string(text: str, ctx: Context, place: Place) -> Target:
     """``FromRawString``: the grammar's words, each option typed by its attribute."""
     if _TARGETS.level < MAX_TARGET_DEPTH:
         # Plain words: the one-pass reader takes what it is sure of (``_lower/plan.py``).
-        target = read_plain_text(text, ctx, place)
+        target = read_plain_text(text, ctx, place, _read_host)
         if target is not None:
             return target
     return from_raw_string_general(text, ctx, place)
+
+
+def _read_host(raw: str, text: str, ctx: Context, place: Place) -> Target | None:
+    """A ``-host`` word the one-pass reader met, read as ``value_from_text`` reads a target
+    (interpreted, then ``from_string``) one target deeper; None where the general path must
+    read it (an error, which it words; the nesting limit, which it checks)."""
+    level = _TARGETS.level + 1
+    if level >= MAX_TARGET_DEPTH:
+        return None
+    _TARGETS.level = level
+    try:
+        host = from_string(rules.interpreted(raw), ctx,
+                           Place(_ValueOffsets(place, text, "host"), ""))
+    except TargetError:
+        return None
+    finally:
+        _TARGETS.level = level - 1
+    # (what _construct checks of a host given as a Target, from the outer target's level)
+    return host if level + target_depth(host) <= MAX_TARGET_DEPTH else None
+
+
+class _ValueOffsets(Sequence[int]):
+    """The source offsets of an option's value read by the one-pass reader, found when asked.
+
+    The one-pass reader does not keep where each word sits; an error or the trace of the
+    target read from the value (a host) asks rarely, so the text's syntax nodes are made
+    then, and the value's place is the one the general path makes (``Place.inner`` of the
+    value's interpretation).
+    """
+
+    __slots__ = ("_outer", "_text", "_key", "_offsets")
+
+    def __init__(self, outer: Place, text: str, key: str) -> None:
+        self._outer = outer
+        self._text = text
+        self._key = key
+        self._offsets: Sequence[int] | None = None
+
+    def _resolved(self) -> Sequence[int]:
+        if self._offsets is None:
+            option = next(o for o in parse_target_text(self._text).options if o.key == self._key)
+            assert option.value is not None  # the reader reads no host from a bare flag
+            raw, offset = option.value
+            text, positions = rules.interpret(raw)
+            inner = self._outer.inner(offset, positions, len(text), "").positions
+            assert inner is not None  # (inner always maps)
+            self._offsets = inner
+        return self._offsets
+
+    def __len__(self) -> int:
+        return len(self._resolved())
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        return self._resolved()[index]
 
 
 def from_raw_string_general(text: str, ctx: Context, place: Place) -> Target:

@@ -30,10 +30,16 @@ from ..errors import TargetError
 from .trace import traced
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .._schema.facts import DialectSchema, KindSpec
     from ..target import Target
     from .core import Context, Place
     from .hooks import Hook
+
+    #: The lowering's reader of a ``-host`` word met by ``read_plain_text``: the word, the
+    #: text it is in, the read's context and place; None where the general path must read it.
+    ReadHost = Callable[[str, str, Context, Place], Target | None]
 
 # How a plain word becomes a value, by the attribute's type (others: the general path).
 _STR, _STRS, _INT, _BOOL = 1, 2, 3, 4
@@ -113,11 +119,14 @@ def dispatch_keys(user_keys: Sequence[str] | None, device: str | None,
     return keys if len(keys) < 2 or len(set(keys)) == len(keys) else tuple(dict.fromkeys(keys))
 
 
-def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
+def read_plain_text(text: str, ctx: Context, place: Place,
+                    read_host: ReadHost | None = None) -> Target | None:
     """The target of legacy ``text`` in any spelling, or None: the general path's.
 
     Follows ``_fast_parse`` (the tokenizer's ``options``), ``from_raw_string`` (typing the values)
     and ``_from_config`` (hook, tag, keys, attributes, defaults) for what it accepts.
+    ``read_host`` reads a ``-host`` value (the lowering's own reader of a nested target,
+    handed down: this module sits below it); without one, a host is the general path's.
     """
     read = options(text)
     if read is None:
@@ -136,7 +145,13 @@ def read_plain_text(text: str, ctx: Context, place: Place) -> Target | None:
             return None  # given twice (an error), or -kind
         code = codes.get(key)
         if code is None:
-            return None  # unknown (an error), or a type the general path reads
+            if key != "host" or read_host is None or raw is None or "host" not in plan.kind.attrs:
+                return None  # unknown (an error), or a type the general path reads
+            host = read_host(raw, text, ctx, place)
+            if host is None:
+                return None
+            given[key] = host
+            continue
         if raw is None:
             raw = "1"  # a bare -flag means "1"
         elif code == _STR and plain:
@@ -180,10 +195,11 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
     return UNREAD
 
 
-#: What ``settle`` makes of a plain config: tag, keys, attributes, features, and for the
-#: trace the hook's config, its keys and what it filled in. (A plain tuple: a named one's
+#: What ``settle`` makes of a plain config: tag, keys, attributes, features, for the trace
+#: the hook's config, its keys and what it filled in, and the host. (A plain tuple: a named one's
 #: constructor is a Python call on the hot path.)
-Settled = tuple[Any, tuple[Any, ...], dict[str, Any], Any, Any, Any, "set[str] | frozenset[str]"]
+Settled = tuple[Any, tuple[Any, ...], dict[str, Any], Any, Any, Any, "set[str] | frozenset[str]",
+                "Target | None"]
 
 
 def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled | None:
@@ -198,6 +214,7 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
         del attrs["kind"]
         tag = attrs.pop("tag", "")
         user_keys = attrs.pop("keys", None)
+        host = attrs.pop("host", None)
     else:
         filled = set()
         try:
@@ -208,6 +225,9 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
         del config["kind"]  # (the trace keeps the hook's config stripped of the fields)
         tag = config.pop("tag", "")
         user_keys = config.pop("keys", None)
+        host = config.pop("host", None)
+        if host is not given.get("host"):
+            return None  # a hook that set a host: the general path reads it
         for key, value in config.items():
             # The hook may fill in values: strings stay, anything else the general path checks.
             if type(value) is not str and key not in given:
@@ -218,7 +238,7 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
             type(user_keys) is list and all(type(k) is str for k in user_keys)):
         return None
     keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
-    return tag, keys, attrs, features, hook_out, hook_keys, filled
+    return tag, keys, attrs, features, hook_out, hook_keys, filled, host
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
@@ -245,12 +265,12 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
     settled = settle(plan, given, ctx.environment)
     if settled is None:
         return None
-    tag, keys, attrs, features, hook_out, hook_keys, filled = settled
+    tag, keys, attrs, features, hook_out, hook_keys, filled, host = settled
     trace = traced("text", given, ctx, place, unsplit=text, hook=plan.hook, hook_out=hook_out,
                    hook_keys=hook_keys, from_environment=filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
-                            keys=keys, host=None, attrs=attrs, features=features, trace=trace,
+                            keys=keys, host=host, attrs=attrs, features=features, trace=trace,
                             settled=True)
 
 

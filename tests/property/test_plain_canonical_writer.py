@@ -246,7 +246,7 @@ def _settled_shortcut_holds(target: Target) -> bool:
     plan = plans(load(target.dialect)).get(target.kind)
     if not target._settled:
         return False
-    assert plan is not None and target.host is None
+    assert plan is not None  # (a host it may have: the one-pass reader reads -host too)
     attrs = dict(target.attrs)
     assert settles_to_itself(plan, target.tag, target.keys, attrs, settled=True) == \
         settles_to_itself(plan, target.tag, target.keys, attrs)
