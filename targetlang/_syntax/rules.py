@@ -56,15 +56,20 @@ def is_quoted(text: str) -> bool:
         return False
     if ESCAPE not in text:
         return QUOTE not in text[1:-1]
-    escaping = False
-    for c in text[1:-1]:
-        if escaping:
-            escaping = False
-        elif c == ESCAPE:
-            escaping = True
-        elif c == QUOTE:
+    # From one quote or escape to the next (a nested host's text is long runs between them):
+    # an escape keeps the character after it; a quote not escaped, or an escape with nothing
+    # after it, is not quoted text.
+    end = len(text) - 1
+    find = _QUOTE_OR_ESCAPE.search
+    i = 1
+    while True:
+        found = find(text, i, end)
+        if found is None:
+            return True
+        j = found.start()
+        if text[j] == QUOTE or j + 1 >= end:
             return False
-    return not escaping
+        i = j + 2
 
 
 def interpret(text: str) -> tuple[str, list[int] | None]:

@@ -113,3 +113,23 @@ def test_parse_int_refuses(text: str) -> None:
 def test_interpreted_is_interprets_text() -> None:
     for text in TEXTS:
         assert rules.interpreted(text) == rules.interpret(text)[0], text
+
+
+def _is_quoted_each(text: str) -> bool:
+    """TVM 0.21's ``TargetInternal::IsQuoted``, character by character."""
+    if len(text) < 2 or text[0] != "'" or text[-1] != "'":
+        return False
+    escaping = False
+    for c in text[1:-1]:
+        if escaping:
+            escaping = False
+        elif c == "\\":
+            escaping = True
+        elif c == "'":
+            return False
+    return not escaping
+
+
+def test_is_quoted_agrees_with_each_character() -> None:
+    for text in TEXTS:
+        assert rules.is_quoted(text) == _is_quoted_each(text), text
