@@ -18,6 +18,7 @@ from ._lower.core import (
     UnencodableString,
     from_config,
     from_top_level_text,
+    read_json_host,
     target_depth,
     truncate_strings,
 )
@@ -489,7 +490,7 @@ def from_json(obj: Mapping[str, Any] | str, *, dialect: str = DEFAULT_DIALECT,
                 schema = _SCHEMAS.get(dialect) or _schema(dialect)
                 ctx = _JSON_CONTEXTS.put(context_key, _new_context(
                     Context, (schema, environment, None, Target, None, None, ())))
-            target = read_plain_config(obj, ctx, _TOP)
+            target = read_plain_config(obj, ctx, _TOP, read_json_host)
         except RecursionError:
             target = None
         if target is not None:

@@ -277,7 +277,7 @@ def from_config_string(text: str, ctx: Context, place: Place) -> Target:
         _fail(TargetSyntaxError, "JSON target text must be an object", ctx, place.at(0), place.path)
     if _TARGETS.level < MAX_TARGET_DEPTH:
         # A config of the common types: the one-pass reader (``_lower/plan.py``).
-        target = read_plain_config(config, ctx, Place(None, place.path))
+        target = read_plain_config(config, ctx, Place(None, place.path), read_json_host)
         if target is not None:
             return target
     try:
@@ -708,8 +708,49 @@ def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path:
     if isinstance(value, str):
         return _from_json_string(value, ctx, place, offset, path)
     if isinstance(value, Mapping):
+        level = _TARGETS.level + 1
+        if type(value) is dict and level < MAX_TARGET_DEPTH:
+            # A config of the common types: the one-pass reader, one target deeper.
+            _TARGETS.level = level
+            try:
+                target = read_plain_config(value, ctx, Place(None, path), read_json_host)
+            finally:
+                _TARGETS.level = level - 1
+            if target is not None:
+                return target
         return from_config(value, ctx, Place(None, path), text_offset=offset)
     _fail(AttributeTypeError, f"cannot create a target from {type_name(value)}", ctx, offset, path)
+
+
+def read_json_host(value: Any, ctx: Context, place: Place) -> Target | None:
+    """A ``host`` member the one-pass reader of TargetJSON met, read as ``_from_config``
+    reads it, for what that reader takes as it is: a dict of the common types (read by it,
+    one target deeper) or an ASCII string without NUL (``truncate_strings`` would change
+    nothing; a tag, JSON or legacy text). None where the general path must read it: any
+    other value, an error (which it words), the nesting limit (which it checks)."""
+    path = json_path(place.path, "host")
+    if ctx.nul is not None or ctx.mkldnn:  # the wrapper's notes are the outermost target's
+        ctx = ctx._replace(nul=None, mkldnn=())
+    if type(value) is dict:
+        level = _TARGETS.level + 1
+        if level >= MAX_TARGET_DEPTH:
+            return None
+        _TARGETS.level = level
+        try:
+            host = read_plain_config(value, ctx, Place(None, path), read_json_host)
+        finally:
+            _TARGETS.level = level - 1
+    elif type(value) is str and value.isascii() and "\0" not in value:
+        try:
+            host = _from_json_string(value, ctx, place, None, path)
+        except TargetError:
+            return None
+    else:
+        return None
+    # (what _construct checks of a host given as a Target, from the outer target's level)
+    if host is None or _TARGETS.level + 1 + target_depth(host) > MAX_TARGET_DEPTH:
+        return None
+    return host
 
 
 def _from_json_string(text: str, ctx: Context, place: Place, offset: int | None,

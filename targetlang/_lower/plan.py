@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     #: The lowering's reader of a ``-host`` word met by ``read_plain_text``: the word, the
     #: text it is in, the read's context and place; None where the general path must read it.
     ReadHost = Callable[[str, str, Context, Place], Target | None]
+    #: The lowering's reader of a ``host`` member met by ``read_plain_config``: the value, the
+    #: read's context and place; None where the general path must read it.
+    ReadJsonHost = Callable[[Any, Context, Place], Target | None]
 
 # How a plain word becomes a value, by the attribute's type (others: the general path).
 _STR, _STRS, _INT, _BOOL = 1, 2, 3, 4
@@ -277,13 +280,16 @@ def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
+def read_plain_config(config: Any, ctx: Context, place: Place,
+                      read_host: ReadJsonHost | None = None) -> Target | None:
     """The target of a TargetJSON dict of the common types, or None: the general path's.
 
     Follows ``truncate_strings`` (nothing to cut: ASCII strings without NUL) and
     ``_from_config`` with ``value_from_json`` for what it accepts; the trace is the one the
     general path keeps. Values are checked once, after the hook (which sees them as given,
     as TVM's does); anything the hook refuses, the general path refuses in its words.
+    ``read_host`` reads a ``host`` member (the lowering's reader, handed down); without one,
+    a host is the general path's.
     """
     if type(config) is not dict:
         return None
@@ -314,6 +320,16 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
         attrs = None if exact is None else _typed_attrs(plan, exact, given)
     if attrs is None:
         return None
+    host = None
+    given_host = config.get("host")
+    if given_host is not None:  # (a null host is no host)
+        if read_host is None:
+            return None
+        host = read_host(given_host, ctx, place)
+        if host is None:
+            return None
+    if hook_out is not None:
+        hook_out.pop("host", None)  # (the trace keeps the hook's config without it)
     tag = attrs.pop("tag", "")
     user_keys = attrs.pop("keys", None)
     keys = dispatch_keys(user_keys, attrs.get("device"), plan.default_keys,
@@ -323,7 +339,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place) -> Target | None:
                    from_environment=filled)
     assert ctx.make is not None
     return ctx.make._create(kind=plan.kind.name, dialect=schema.name, tag=tag, keys=keys,
-                            host=None, attrs=attrs, features=features, trace=trace,
+                            host=host, attrs=attrs, features=features, trace=trace,
                             settled=True)
 
 
@@ -340,7 +356,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
     for key, value in config.items():
         kind = type(value)
         if kind is not wanted.get(key):
-            if key == "kind":
+            if key == "kind" or key == "host":  # (the host: read_plain_config's own)
                 continue
             return _MIXED
         if kind is str:
@@ -374,7 +390,7 @@ def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | Non
     for key, value in config.items():
         kind = type(value)
         want = wanted.get(key)
-        if kind is want or key == "kind":
+        if kind is want or key == "kind" or key == "host":
             exact[key] = value
         elif want is bool and kind is int:
             if not _INT64_MIN <= value <= _INT64_MAX:
