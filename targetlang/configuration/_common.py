@@ -3,6 +3,7 @@ members the same way): one place for each, imported under names public to the pa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,22 @@ def at_path(error: TargetError, path: str) -> TargetError:
         full = path
     return type(error)(error.message, source=error.source, offset=error.offset,
                        path=full or None)
+
+
+def json_object(obj: object, what: str) -> Mapping[str, Any]:
+    """A document given as a mapping or as JSON text (``what`` names it in the error, "an
+    architecture"), as a mapping; ``ConfigError`` for text that is not JSON (with its
+    offset) or for anything but an object."""
+    if isinstance(obj, str):
+        text = obj
+        try:
+            obj = json.loads(text)
+        except ValueError as error:
+            raise ConfigError(f"not JSON: {getattr(error, 'msg', error)}", source=text,
+                              offset=getattr(error, "pos", None)) from None
+    if not isinstance(obj, Mapping):
+        raise ConfigError(f"{what} is a JSON object, not {type_name(obj)}")
+    return obj
 
 
 def check_dialect(value: object, path: str) -> str:

@@ -40,7 +40,7 @@ from .._equality import EqualAsJson
 from .._lower.dialects import DIALECTS
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json
-from ._common import at_path, can_host, check_dialect, check_members, read_target
+from ._common import at_path, can_host, check_dialect, check_members, json_object, read_target
 from .components import Component, component, read_properties
 from .config import CompilationConfig
 from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
@@ -566,15 +566,7 @@ class Architecture(EqualAsJson):
 
         Components are read in the document's ``dialect`` member, else in ``dialect``; each
         may name its own."""
-        if isinstance(obj, str):
-            text = obj
-            try:
-                obj = json.loads(text)
-            except ValueError as error:
-                raise ConfigError(f"not JSON: {getattr(error, 'msg', error)}", source=text,
-                                  offset=getattr(error, "pos", None)) from None
-        if not isinstance(obj, Mapping):
-            raise ConfigError(f"an architecture is a JSON object, not {type_name(obj)}")
+        obj = json_object(obj, "an architecture")
         check_members(obj, _MEMBERS, "", "architecture")
         dialect = check_dialect(obj.get("dialect", dialect), "dialect")
         components = obj.get("components")

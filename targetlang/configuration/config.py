@@ -26,7 +26,7 @@ from ..environment import Environment
 from ..errors import ConfigError, json_path, type_name
 from ..target import Target
 from ._common import KIND_ALIASES as KIND_ALIASES  # kept where it was (targetlang.config)
-from ._common import check_dialect, check_members
+from ._common import check_dialect, check_members, json_object
 from ._parts import (
     Parts,
     device_name,
@@ -122,15 +122,7 @@ class CompilationConfig(EqualAsJson):
         JSON text is accepted too. Kind ``mali`` reads as ``opencl -device=mali`` and
         runtimes ``c++``/``c`` as ``cpp``/``crt``; everything else must be what TVM knew.
         """
-        if isinstance(obj, str):
-            text = obj
-            try:
-                obj = json.loads(text)
-            except ValueError as error:
-                raise ConfigError(f"not JSON: {getattr(error, 'msg', error)}", source=text,
-                                  offset=getattr(error, "pos", None)) from None
-        if not isinstance(obj, Mapping):
-            raise ConfigError(f"a configuration is a JSON object, not {type_name(obj)}")
+        obj = json_object(obj, "a configuration")
         dialect = obj.get("dialect")
         if dialect is not None:
             check_dialect(dialect, "dialect")
