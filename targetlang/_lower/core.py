@@ -720,18 +720,25 @@ def _construct(value: Any, ctx: Context, place: Place, offset: int | None, path:
     if isinstance(value, str):
         return _from_json_string(value, ctx, place, offset, path)
     if isinstance(value, Mapping):
-        level = _TARGETS.level + 1
-        if type(value) is dict and level < MAX_TARGET_DEPTH:
-            # A config of the common types: the one-pass reader, one target deeper.
-            _TARGETS.level = level
-            try:
-                target = read_plain_config(value, ctx, Place(None, path), read_json_host)
-            finally:
-                _TARGETS.level = level - 1
+        if type(value) is dict:  # a config of the common types: the one-pass reader's
+            target = _plain_config_deeper(value, ctx, path)
             if target is not None:
                 return target
         return from_config(value, ctx, Place(None, path), text_offset=offset)
     _fail(AttributeTypeError, f"cannot create a target from {type_name(value)}", ctx, offset, path)
+
+
+def _plain_config_deeper(config: dict[str, Any], ctx: Context, path: str) -> Target | None:
+    """``read_plain_config`` of a nested config, one target deeper (None: the general
+    path's, or the nesting limit, which the general path checks)."""
+    level = _TARGETS.level + 1
+    if level >= MAX_TARGET_DEPTH:
+        return None
+    _TARGETS.level = level
+    try:
+        return read_plain_config(config, ctx, Place(None, path), read_json_host)
+    finally:
+        _TARGETS.level = level - 1
 
 
 def read_json_host(value: Any, ctx: Context, place: Place) -> Target | None:
@@ -744,14 +751,7 @@ def read_json_host(value: Any, ctx: Context, place: Place) -> Target | None:
     if ctx.nul is not None or ctx.mkldnn:  # the wrapper's notes are the outermost target's
         ctx = ctx._replace(nul=None, mkldnn=())
     if type(value) is dict:
-        level = _TARGETS.level + 1
-        if level >= MAX_TARGET_DEPTH:
-            return None
-        _TARGETS.level = level
-        try:
-            host = read_plain_config(value, ctx, Place(None, path), read_json_host)
-        finally:
-            _TARGETS.level = level - 1
+        host = _plain_config_deeper(value, ctx, path)
     elif type(value) is str and value.isascii() and "\0" not in value:
         try:
             host = _from_json_string(value, ctx, place, None, path)
