@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
-from .._syntax.rules import interpreted, trim_spaces
+from .._syntax.rules import int64_from_decimal, interpreted, trim_spaces
 from .._syntax.tokens import MismatchedQuote, is_plain, options, split_items
 from ..errors import TargetError
 from .trace import traced
@@ -174,7 +174,8 @@ UNREAD: Any = object()
 def word_value(raw: str, code: int, plain: bool = False) -> Any:
     """The value of an option's word as ``value_from_text`` reads it for the common types
     (TVM's Interpret rules, then the type's), or ``UNREAD``: a number TVM's istream rules
-    read (a sign, spaces, a huge number, not a number), or an unclosed quote in an array.
+    read (spaces, trailing characters, out of int64's range, not a number), or an unclosed
+    quote in an array.
     ``plain``: the word is known to hold no quote or escape. (A property test checks it
     against ``value_from_text``.)"""
     text = raw if plain else interpreted(raw)
@@ -194,8 +195,14 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
     if code == _STRS:
         return tuple(split_items(raw, offsets=False))
     if raw.isdigit() and raw.isascii() and len(raw) < 19:
-        return int(raw) if code == _INT else int(raw) != 0
-    return UNREAD
+        number: int | None = int(raw)  # (the commonest case: no sign, in range)
+    elif raw.isascii() and (raw.isdigit() or raw[:1] in ("+", "-") and raw[1:].isdigit()):
+        number = int64_from_decimal(raw)  # signed, or long: None where out of range
+        if number is None:
+            return UNREAD
+    else:
+        return UNREAD
+    return number if code == _INT else number != 0
 
 
 #: What ``settle`` makes of a plain config: tag, keys, attributes, features, for the trace

@@ -136,6 +136,33 @@ def test_plain_text_reader_takes_every_spelling_of_the_benchmark() -> None:
         _same(fast, general)
 
 
+def test_plain_text_reader_takes_the_any_shape_benchmark() -> None:
+    """benchmarks/corpora/any-shape.jsonl: what the general path reads of its legacy texts
+    (escapes, nested hosts, signed and 19-digit numbers), the one-pass reader reads too,
+    hosts included, and reads the same."""
+    from pathlib import Path
+
+    from targetlang._lower.core import _read_host, is_json_text
+
+    corpus = Path(__file__).resolve().parents[2] / "benchmarks" / "corpora" / "any-shape.jsonl"
+    texts = [json.loads(line) for line in corpus.read_text("utf-8").splitlines()]
+    read = 0
+    for text in texts:
+        if is_json_text(text) or text.strip(" ") in SCHEMA.tag_configs or "\0" in text:
+            continue
+        ctx = Context(SCHEMA, tl.Environment.no_gpu(), text, Target)
+        try:
+            general = from_raw_string_general(text, ctx, Place())
+        except tl.TargetError:
+            continue
+        fast = read_plain_text(text, Context(SCHEMA, tl.Environment.no_gpu(), text, Target),
+                               Place(), _read_host)
+        assert fast is not None, text
+        _same(fast, general)
+        read += 1
+    assert read >= 200, read
+
+
 def test_the_spellings_corpus_is_what_its_generator_writes() -> None:
     """The committed corpus is benchmarks/generate_spellings.py's (fixed seed): regenerable."""
     import importlib.util
