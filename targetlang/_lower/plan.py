@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
 from .._syntax.rules import int64_from_decimal, interpreted, trim_spaces
-from .._syntax.tokens import MismatchedQuote, is_plain, options, split_items
+from .._syntax.tokens import ESCAPE, QUOTE, MismatchedQuote, is_plain, options, split_items
 from ..errors import TargetError
 from .trace import traced
 
@@ -142,6 +142,10 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         return None
     codes = plan.codes
     plain = is_plain(text)
+    # In a text with quotes and no escape, a word without a quote is plain, and so is the
+    # inside of a word quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a
+    # string value, but not at its ends, which are trimmed; none in another type's.)
+    unescaped = not plain and ESCAPE not in text
     given: dict[str, Any] = {"kind": kind}
     for key, raw in written:
         if key in given:
@@ -155,12 +159,21 @@ def read_plain_text(text: str, ctx: Context, place: Place,
                 return None
             given[key] = host
             continue
+        word_plain = plain
         if raw is None:
-            raw = "1"  # a bare -flag means "1"
-        elif code == _STR and plain:
+            raw, word_plain = "1", True  # a bare -flag means "1"
+        elif unescaped:
+            if QUOTE not in raw:
+                word_plain = True
+            elif raw[0] == QUOTE == raw[-1]:
+                inner = raw[1:-1]
+                if inner and QUOTE not in inner and (" " not in inner or code == _STR and (
+                        inner[0] != " " != inner[-1])):
+                    raw, word_plain = inner, True
+        if code == _STR and word_plain:
             given[key] = raw  # (word_value's answer, without the call: the commonest case)
             continue
-        value = word_value(raw, code, plain)
+        value = word_value(raw, code, word_plain)
         if value is UNREAD:
             return None
         given[key] = value

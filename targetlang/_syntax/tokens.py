@@ -202,7 +202,6 @@ def options(text: str) -> tuple[str, list[tuple[str, str | None]]] | None:
     if pieces is None:
         return None
     plain = QUOTE not in text and ESCAPE not in text
-    escaped = not plain and ESCAPE in text
     first = 0
     count = len(pieces)
     while first < count and not pieces[first]:
@@ -223,17 +222,17 @@ def options(text: str) -> tuple[str, list[tuple[str, str | None]]] | None:
         if pending is not None:
             out.append((pending, None))
         key = word.lstrip("-")
-        if "=" in key and (plain or (_assigns(key) if escaped
-                                     else "=" in key.partition(QUOTE)[0])):
-            key, _, value = key.partition("=")
-            if not key or not value:
-                return None
-            out.append((key, value))
-            pending = None
-        elif not key:
+        if "=" in key:
+            name, _, value = key.partition("=")
+            if plain or QUOTE not in name and ESCAPE not in name:  # (``_assigns``)
+                if not name or not value:
+                    return None
+                out.append((name, value))
+                pending = None
+                continue
+        if not key:
             return None
-        else:
-            pending = key
+        pending = key
     if pending is not None:
         out.append((pending, None))
     return pieces[first], out
