@@ -226,15 +226,17 @@ class Target:
         out: dict[str, Any] = {"kind": self._kind, "tag": self._tag, "keys": [*self._keys]}
         if self._host is not None:
             out["host"] = self._host.to_json()
-        for key, value in self._attrs.items():  # attributes override the fields, as in TVM
-            if type(value) is tuple:
+        out.update(self._attrs)  # attributes override the fields, as in TVM
+        for key, value in self._attrs.items():  # (then arrays and targets made plain)
+            kind = type(value)
+            if kind is str or kind is int or kind is bool:
+                continue
+            if kind is tuple:
                 # An array is typed: one of strings holds only strings (a plain list copy).
                 out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
             elif isinstance(value, Target):
                 out[key] = value.to_json()
-            else:
-                out[key] = value
-        if self._features and _exports_features(self._dialect):
+        if self._features is not _NO_FEATURES and _exports_features(self._dialect):
             for name, value in self._features.items():
                 out["feature." + name] = _plain(value)
         return out
