@@ -11,10 +11,8 @@ end), so that errors found in interpreted text point at the characters the user 
 
 from __future__ import annotations
 
-import re
-
 from ..errors import show
-from .tokens import ESCAPE, QUOTE, is_plain
+from .tokens import ESCAPE, QUOTE, QUOTE_OR_ESCAPE, is_plain
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
@@ -60,7 +58,7 @@ def is_quoted(text: str) -> bool:
     # an escape keeps the character after it; a quote not escaped, or an escape with nothing
     # after it, is not quoted text.
     end = len(text) - 1
-    find = _QUOTE_OR_ESCAPE.search
+    find = QUOTE_OR_ESCAPE.search
     i = 1
     while True:
         found = find(text, i, end)
@@ -98,7 +96,6 @@ def interpreted(text: str) -> str:
     return _interpret_runs(text)[0]
 
 
-_QUOTE_OR_ESCAPE = re.compile(r"['\\\\]")
 
 
 def _interpret_runs(text: str) -> tuple[str, list[int]]:
@@ -110,7 +107,7 @@ def _interpret_runs(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     positions: list[int] = []
     inside_quote = False
-    find = _QUOTE_OR_ESCAPE.search
+    find = QUOTE_OR_ESCAPE.search
     i = start
     while i < end:
         found = find(text, i, end)

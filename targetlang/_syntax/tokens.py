@@ -61,6 +61,7 @@ def scanner() -> re.Pattern[str]:
     between words: the reference ``words`` is checked against (compiled on first use)."""
     global _scanner
     if _scanner is None:
+        # (on first use: a test's reference, which no read needs)
         from ._terminals import SEPARATOR, WORDS
 
         words = "|".join(f"(?P<{name}>{pattern})" for name, pattern in WORDS)
@@ -106,7 +107,8 @@ def _pieces(text: str) -> list[str] | None:
     return out
 
 
-_QUOTE_OR_ESCAPE = re.compile(r"['\\]")
+#: a quote or an escape (where a word's plain run ends; ``rules.interpret`` reads by them too)
+QUOTE_OR_ESCAPE = re.compile(r"['\\]")
 
 
 def _escaped_pieces(text: str) -> list[str] | None:
@@ -116,7 +118,7 @@ def _escaped_pieces(text: str) -> list[str] | None:
     out: list[str] = []
     run: list[str] | None = None  # the pieces of a word a quote or an escape keeps open
     quoted = False
-    find = _QUOTE_OR_ESCAPE.search
+    find = QUOTE_OR_ESCAPE.search
     for piece in text.split(" "):
         if QUOTE not in piece and ESCAPE not in piece:
             if run is None:
