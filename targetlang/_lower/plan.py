@@ -192,8 +192,8 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
     ``plain``: the word is known to hold no quote or escape. (A property test checks it
     against ``value_from_text``.)"""
     text = raw if plain else interpreted(raw)
-    if text is not raw or " " in text:  # quotes or escapes (interpreted gives a plain word
-        # back as it is), or spaces (a word of the tokenizer's has none outside quotes)
+    if not plain or " " in text:  # quotes or escapes, or spaces (a word of the tokenizer's
+        # has none outside quotes)
         if code == _STR:  # (trim_spaces, where there is a space to trim)
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):

@@ -85,14 +85,16 @@ def interpret(text: str) -> tuple[str, list[int] | None]:
 
 
 def interpreted(text: str) -> str:
-    """``interpret``'s text alone (the one-pass reader's: no positions to build); a text
-    without quotes or escapes is given back as it is (the same object)."""
+    """``interpret``'s text alone (the one-pass reader's: no positions to build). Without
+    escapes, only enclosing quotes go; a text they do not enclose is given back as it is
+    (the same object)."""
     if ESCAPE not in text:
         if QUOTE not in text:
             return text
         inner = text[1:-1]
         if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in inner:
             return inner  # 'plain words' (is_quoted, the common case)
+        return text  # quotes that enclose nothing: they stay, as every other character
     return _interpret_runs(text)[0]
 
 

@@ -261,6 +261,12 @@ def split_items(text: str, separator: str = ",", *, quotes: bool = True,
     ``keep`` them, or drop only the ``last`` one (a ``std::getline`` loop: a trailing
     separator ends the text without an item).
     """
+    if quotes and QUOTE in text and ESCAPE not in text:
+        parts = text.split(QUOTE)  # (odd parts are inside quotes)
+        if not len(parts) & 1:
+            raise MismatchedQuote(text.rfind(QUOTE))
+        if separator not in "".join(parts[1::2]):
+            quotes = False  # no separator inside quotes: each one splits
     if not offsets and empty == "drop" and (not quotes or is_plain(text)):
         return [piece for piece in text.split(separator) if piece]  # (the hot path)
     pieces: list[tuple[str, int]] = []
