@@ -29,8 +29,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .._memo import bounded_memo
 from .._schema.resources import data_text
@@ -121,8 +120,7 @@ class LLVMTarget:
         return self.closure(self._cpu_features[name])
 
 
-@dataclass(frozen=True, slots=True)
-class Tables:
+class Tables(NamedTuple):
     """The recorded LLVM knowledge: versions, the two Arm targets, and how triples parse.
 
     ``os_prefixes`` maps an OS class (``darwin``, ``windows``, ``uefi``, ``netbsd``) to the
@@ -170,8 +168,7 @@ def tables(data_file: str = DATA_FILE) -> Tables:
 
 # ---- triples -----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class ArmTriple:
+class ArmTriple(NamedTuple):
     """What LLVM makes of an Arm triple: its target, Thumb or not, sub-architecture, OS class."""
 
     target: Literal["aarch64", "arm"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -25,8 +24,9 @@ FIELDS = ("kind", "tag", "keys", "host")
 _MISSING: Any = object()
 
 
-@dataclass(frozen=True, slots=True)
-class AttrSpec:
+# (The specs are named tuples: a dataclass costs ``import targetlang`` ten times as much to
+# define, and the package defines them on import.)
+class AttrSpec(NamedTuple):
     """One attribute of a kind: its name, type and registered default (if any)."""
 
     name: str
@@ -43,19 +43,22 @@ class AttrSpec:
         return self.type.element if self.type.is_array else None
 
 
-@dataclass(frozen=True, slots=True)
-class KindSpec:
-    """A target kind: its attributes, default keys and DLPack device type."""
+class KindSpec(NamedTuple):
+    """A target kind: its attributes, default keys and DLPack device type, and the
+    defaults of its attributes (made by ``of``)."""
 
     name: str
     device_type: int
     default_keys: tuple[str, ...]
     attrs: Mapping[str, AttrSpec]
-    defaults: Mapping[str, Any] = field(init=False)
+    defaults: Mapping[str, Any]
 
-    def __post_init__(self) -> None:
-        defaults = {a.name: a.default for a in self.attrs.values() if a.has_default}
-        object.__setattr__(self, "defaults", MappingProxyType(defaults))
+    @classmethod
+    def of(cls, name: str, device_type: int, default_keys: tuple[str, ...],
+           attrs: Mapping[str, AttrSpec]) -> KindSpec:
+        """The kind with these attributes, their registered defaults taken from them."""
+        defaults = {a.name: a.default for a in attrs.values() if a.has_default}
+        return cls(name, device_type, default_keys, attrs, MappingProxyType(defaults))
 
 
 class DialectRules(NamedTuple):
@@ -92,8 +95,7 @@ class DialectRules(NamedTuple):
     nul_ends: str = "text"
 
 
-@dataclass(frozen=True, slots=True)
-class DialectSchema:
+class DialectSchema(NamedTuple):
     """The facts of one dialect (kinds and tags, as generated from its TVM release), with
     what the lowering needs of its registered dialect: rules, reader and hooks.
 
@@ -106,11 +108,12 @@ class DialectSchema:
     kinds: Mapping[str, KindSpec]
     tag_configs: Mapping[str, Mapping[str, Any]]
     llvm_version: int | None
-    rules: DialectRules = DialectRules()
-    reader: Any = None
-    hooks: Mapping[str, Any] = field(default_factory=dict)
-    #: the one-pass plans by kind (``_lower/plan.py`` makes them on first use); not a fact
-    plans: dict[str, Any] = field(init=False, default_factory=dict, compare=False, repr=False)
+    rules: DialectRules
+    reader: Any
+    hooks: Mapping[str, Any]
+    #: the one-pass plans by kind (``_lower/plan.py`` makes them on first use; a dict of
+    #: the schema's own, given empty); not a fact
+    plans: dict[str, Any]
 
 
 def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
@@ -118,7 +121,8 @@ def _kind(name: str, data: Mapping[str, Any]) -> KindSpec:
         attr: AttrSpec(attr, parse_type(spec["type"]), spec.get("default", _MISSING))
         for attr, spec in data["attrs"].items()
     }
-    return KindSpec(name, data["device_type"], tuple(data["default_keys"]), MappingProxyType(attrs))
+    return KindSpec.of(name, data["device_type"], tuple(data["default_keys"]),
+                       MappingProxyType(attrs))
 
 
 @functools.cache
@@ -143,18 +147,18 @@ def schema_from_data(name: str, file_name: str, rules: DialectRules, reader: Any
     return DialectSchema(name=name, source=data["source"], kinds=MappingProxyType(kinds),
                          tag_configs=MappingProxyType(tags),
                          llvm_version=data.get("llvm_version"), rules=rules, reader=reader,
-                         hooks=MappingProxyType(dict(hooks)))
+                         hooks=MappingProxyType(dict(hooks)), plans={})
 
 
 def schema_extended(name: str, base: DialectSchema, extra_attrs: tuple[AttrSpec, ...]
                     ) -> DialectSchema:
     """The facts of ``base`` with ``extra_attrs`` added to every kind (an extension)."""
     kinds = {
-        kind_name: KindSpec(kind.name, kind.device_type, kind.default_keys, MappingProxyType(
+        kind_name: KindSpec.of(kind.name, kind.device_type, kind.default_keys, MappingProxyType(
             {**kind.attrs, **{a.name: a for a in extra_attrs}}))
         for kind_name, kind in base.kinds.items()
     }
     return DialectSchema(name=name, source=f"{base.source}; extended as {name}",
                          kinds=MappingProxyType(kinds), tag_configs=base.tag_configs,
                          llvm_version=base.llvm_version, rules=base.rules, reader=base.reader,
-                         hooks=base.hooks)
+                         hooks=base.hooks, plans={})
