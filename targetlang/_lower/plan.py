@@ -167,7 +167,7 @@ def read_plain_text(text: str, ctx: Context, place: Place,
                 word_plain = True
             elif raw[0] == QUOTE == raw[-1]:
                 inner = raw[1:-1]
-                if inner and QUOTE not in inner and (" " not in inner or code == _STR and (
+                if len(raw) > 1 and QUOTE not in inner and (" " not in inner or code == _STR and (
                         inner[0] != " " != inner[-1])):
                     raw, word_plain = inner, True
         if code == _STR and word_plain:
