@@ -19,6 +19,8 @@ from .targets import TARGETS, Case, FuzzTarget
 
 REPO = Path(__file__).resolve().parent.parent
 REGRESSIONS = REPO / "fuzz" / "regressions"
+#: the kinds of libFuzzer's artifact files (``crash-<sha1>``, ...)
+_STOPS = ("crash", "timeout", "oom", "leak")
 
 
 def signature(target: str, error: BaseException) -> str:
@@ -129,6 +131,10 @@ class Findings:
         self.artifacts = artifacts  # inputs that failed under libFuzzer but not here
         self.saved: dict[str, Path] = {}
         self.count = 0  # every failing input, duplicates included
+        #: libFuzzer stops whose input passes when replayed here (kept, not failures): an
+        #: input Hypothesis even rejects has stopped it, so the stop was not the input's
+        #: (a signal, a stalled machine's wall-clock timeout)
+        self.unreproduced = 0
         self._pending: dict[str, Path] | None = None
 
     def pending(self) -> dict[str, Path]:
@@ -162,8 +168,9 @@ class Findings:
         target = TARGETS[target_name]
         found = reproduce(target, artifact.read_bytes())
         if found is None:
-            self.count += 1
-            key = f"{target_name}: {artifact.name.split('-')[0]} (does not reproduce here)"
+            self.unreproduced += 1
+            stop = next((part for part in artifact.name.split("-") if part in _STOPS), "stop")
+            key = f"{target_name}: {stop} (passes when replayed here; kept, not counted)"
             if key not in self.saved:
                 self.artifacts.mkdir(parents=True, exist_ok=True)
                 kept = self.artifacts / f"{target_name}-{artifact.name}"

@@ -411,7 +411,8 @@ def summary(tallies: Sequence[Tally], findings: Findings, jobs: int, elapsed: fl
         shown = path.relative_to(FUZZ.parent) if path.is_relative_to(FUZZ.parent) else path
         out.write(f"  {key}: {shown}\n")
     inputs = sum(t.inputs for t in tallies)
-    failures = max(sum(t.failures for t in tallies), findings.count)
+    # libFuzzer counts every stop; those whose input passes when replayed are not failures
+    failures = max(sum(t.failures for t in tallies) - findings.unreproduced, findings.count)
     edges = sum(t.edges for t in tallies)
     rate = inputs / elapsed if elapsed else 0.0
     out.write(f"fuzz: {inputs} inputs, {failures} failures ({rate:.0f} execs/s over {jobs} jobs, "

@@ -113,3 +113,42 @@ def test_runner_on_libfuzzer(tmp_path: Path) -> None:
 def test_default_targets_leave_out_the_oracle() -> None:
     assert "differential" not in default_targets()
     assert set(default_targets()) | {"differential"} == set(TARGETS)
+
+
+def test_a_libfuzzer_stop_that_passes_when_replayed_is_kept_but_not_a_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """libFuzzer can stop on an input for a reason that is not the input's (a signal, a
+    stalled machine's wall-clock timeout): replayed, it passes. Such a stop is kept and
+    listed, and the run does not fail on it; one that fails when replayed is a failure."""
+    from fuzz.failures import Findings
+    from fuzz.runner import Tally, summary
+
+    def run(data: bytes) -> tuple[int, str]:
+        artifact = tmp_path / "collected" / "parse_bytes-6-crash-0123"
+        artifact.parent.mkdir(exist_ok=True)
+        artifact.write_bytes(data)
+        findings = Findings(tmp_path / "regressions", tmp_path / "artifacts")
+        findings.add_artifact("parse_bytes", artifact)
+        tally = Tally("parse_bytes", inputs=10, seconds=1.0, failures=1)
+        out = io.StringIO()
+        return summary([tally], findings, 1, 1.0, out), out.getvalue()
+
+    code, printed = run(b"llvm -mcpu=cortex-a72")  # passes: parse gives a Target
+    assert code == 0
+    assert "parse_bytes: crash (passes when replayed here; kept, not counted)" in printed
+    assert "1 failures" not in printed and "0 failures" in printed
+    assert (tmp_path / "artifacts" / "parse_bytes-parse_bytes-6-crash-0123").read_bytes() == \
+        b"llvm -mcpu=cortex-a72"
+
+    # The same stop on an input that fails when replayed: a failure, minimized and saved.
+    import dataclasses
+
+    def refuses(case: object) -> None:
+        raise AssertionError("refused")
+
+    monkeypatch.setitem(TARGETS, "parse_bytes",
+                        dataclasses.replace(TARGETS["parse_bytes"], check=refuses))
+    code, printed = run(b"llvm")
+    assert code == 1
+    assert "1 failures" in printed
+    assert list((tmp_path / "regressions").glob("parse_bytes-*.json"))
