@@ -94,10 +94,8 @@ def interpreted(text: str) -> str:
         inner = text[1:-1]
         if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in inner:
             return inner  # 'plain words' (is_quoted, the common case)
-        return text  # quotes that enclose nothing: they stay, as every other character
+        return text  # quotes that do not enclose it stay, as every other character does
     return _interpret_runs(text)[0]
-
-
 
 
 def _interpret_runs(text: str) -> tuple[str, list[int]]:
