@@ -382,24 +382,15 @@ def section_nesting() -> list[str]:
 
 
 def section_import() -> list[str]:
-    # As a user imports it: from cached bytecode (the first run writes it, whatever
-    # PYTHONDONTWRITEBYTECODE says here: compiling the sources is not what a user waits for).
-    environ = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    from bench_import import best_seconds  # benchmarks/ (as a user imports: cached bytecode)
 
-    def best(code: str) -> float:
-        times = []
-        for _ in range(7):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, env=environ)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    base = best("pass")
-    plain = best("import targetlang") - base
-    first = best("import targetlang; targetlang.parse('cuda -arch=sm_80')") - base
-    return [f"- `import targetlang`: {plain * 1e3:.0f} ms (interpreter start-up subtracted)",
+    plain, first = "import targetlang", "import targetlang; targetlang.parse('cuda -arch=sm_80')"
+    best = best_seconds([REPO], ("pass", plain, first), rounds=7)
+    base = best[REPO, "pass"]
+    return [f"- `import targetlang`: {(best[REPO, plain] - base) * 1e3:.0f} ms "
+            "(interpreter start-up subtracted)",
             f"- import and first parse (builds the LALR parser from Lark's cache): "
-            f"{first * 1e3:.0f} ms"]
+            f"{(best[REPO, first] - base) * 1e3:.0f} ms"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
