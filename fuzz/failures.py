@@ -20,7 +20,7 @@ from .targets import TARGETS, Case, FuzzTarget
 REPO = Path(__file__).resolve().parent.parent
 REGRESSIONS = REPO / "fuzz" / "regressions"
 #: the kinds of libFuzzer's artifact files (``crash-<sha1>``, ...)
-_STOPS = ("crash", "timeout", "oom", "leak")
+STOPS = ("crash", "timeout", "oom", "leak")
 
 
 def signature(target: str, error: BaseException) -> str:
@@ -169,7 +169,7 @@ class Findings:
         found = reproduce(target, artifact.read_bytes())
         if found is None:
             self.unreproduced += 1
-            stop = next((part for part in artifact.name.split("-") if part in _STOPS), "stop")
+            stop = next((part for part in artifact.name.split("-") if part in STOPS), "stop")
             key = f"{target_name}: {stop} (passes when replayed here; kept, not counted)"
             if key not in self.saved:
                 self.artifacts.mkdir(parents=True, exist_ok=True)

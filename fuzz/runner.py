@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import engine, oracle
-from .failures import REGRESSIONS, Findings
+from .failures import REGRESSIONS, STOPS, Findings
 from .targets import TARGETS, default_targets
 
 FUZZ = Path(__file__).resolve().parent
@@ -211,7 +211,7 @@ class EngineRun:
             stop.cancel()
             tally.seconds += time.monotonic() - start
         for artifact in sorted(artifacts.iterdir()):
-            if artifact.name.split("-")[0] in ("crash", "timeout", "oom", "leak"):
+            if artifact.name.split("-")[0] in STOPS:
                 collected = self.temp / "collected"
                 collected.mkdir(exist_ok=True)
                 kept = collected / f"{name}-{seed}-{artifact.name}"
