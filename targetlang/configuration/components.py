@@ -56,6 +56,7 @@ from .._equality import EqualAsJson
 from .._schema.resources import data_text
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse, tags
+from .device_names import laptop_base, pci_chip, x86_microarchitecture
 
 __all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
            "UnknownComponentError", "component", "component_names"]
@@ -87,6 +88,8 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (r"\((?:R|TM)\)|®|™", " "),                     # Intel(R) Core(TM)
     )),
     ("what the tool adds", (
+        (r"_", " "),                                     # NVIDIA_A100_80GB: a variable's name
+        (r"^(NVIDIA|Tesla|Quadro|GeForce|AMD)-(?=\S+$)", r"\1 "),  # a label: Tesla-V100-SXM2-16GB
         (r"^\d+(?:st|nd|rd|th) Gen\s+", ""),             # 13th Gen Intel Core i9-13950HX
         (r"\s*\bCPU\s*@\s*[\d.]+\s*[GM]Hz$", ""),        # ... CPU @ 2.50GHz
         (r"\s*@\s*[\d.]+\s*[GM]Hz$", ""),                # ... i7-1165G7 @ 2.80GHz
@@ -363,6 +366,13 @@ def _facts() -> Mapping[str, Any]:
     return data
 
 
+@functools.cache
+def _devices() -> Mapping[str, Any]:
+    """The vendors' device tables (``_data/devices.json``, ``scripts/generate_devices.py``)."""
+    data: Mapping[str, Any] = json.loads(data_text("devices.json"))
+    return data
+
+
 @dataclass(frozen=True)
 class _Database:
     entries: Mapping[str, Entry]
@@ -406,7 +416,9 @@ def _index(entries: Mapping[str, Entry], attr: str) -> Mapping[str, tuple[str, .
 
 
 @functools.cache
-def _database(dialect: str) -> _Database:
+def _database(dialect: str, vendor_tables: bool = True) -> _Database:
+    """The database of ``dialect``; ``vendor_tables=False`` leaves out what
+    ``_data/devices.json`` adds (its generator reads the database without it)."""
     facts = _facts()
     sources = facts["sources"]
     registered = tags(dialect)
@@ -459,6 +471,8 @@ def _database(dialect: str) -> _Database:
             short += [normal("".join(stem)), *_without_brands(stem)]
         entries[row["name"]] = Entry(row["name"], "product", target, cites(row),
                                      (normal(row["name"]),), tuple(dict.fromkeys(short)))
+    if vendor_tables:
+        _add_vendor_tables(entries, dialect)
     seen: set[str] = {normal(name) for name in entries}
     for family in _CPU_FAMILIES:
         info = facts["cpus"][family]
@@ -481,6 +495,54 @@ def _database(dialect: str) -> _Database:
     return _Database(MappingProxyType(entries), (_index(entries, "names"),
                                                  _index(entries, "short_names")),
                      spelled, by_arch, lines)
+
+
+def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
+    """The products of NVIDIA's driver table that no tag or product table has, each AMDGPU
+    processor LLVM knows (``gfx90a``, with its aliases: ``tahiti`` is ``gfx600``), and each
+    CUDA compute capability the tables give (``sm_86``): a GPU known only by its
+    architecture is that architecture's component."""
+    devices = _devices()
+    sources = devices["sources"]
+    nvidia = devices["nvidia"]
+    for row in nvidia["products"]:
+        try:
+            target = from_json({"kind": "cuda", "arch": row["arch"]}, dialect=dialect)
+        except TargetError:
+            break  # a dialect without the kind
+        cites = tuple({**sources["nvidia-driver"], "line": line, "row": printed}
+                      for line, printed in zip(row["lines"], row["printed"]))
+        cites += tuple({**sources["pci-ids"], "chip": chip,
+                        "architecture": nvidia["chips"][chip]} for chip in row["chips"])
+        entries[row["name"]] = Entry(row["name"], "product", target, cites,
+                                     (normal(row["name"]),),
+                                     tuple(dict.fromkeys(_without_brands(row["name"].split()))))
+    archs = {str(e.target.attrs["arch"]) for e in entries.values()
+             if e.target.kind == "cuda" and isinstance(e.target.attrs.get("arch"), str)}
+    archs |= {chip["arch"] for chip in nvidia["chips"].values()}
+    for arch in sorted(archs, key=lambda a: (len(a), a)):
+        if not re.fullmatch(r"sm_\d+", arch):
+            continue  # sm_90a: a feature set of sm_90, not an architecture of its own
+        try:
+            target = from_json({"kind": "cuda", "arch": arch}, dialect=dialect)
+        except TargetError:
+            break
+        major, minor = arch[3:-1], arch[-1]
+        entries[arch] = Entry(arch, "architecture", target, (
+            {"what": f"CUDA compute capability {major}.{minor} (nvcc's {arch})"},),
+            (normal(arch),), ())
+    aliases: dict[str, list[str]] = {}
+    for name, gfx in devices["amd"]["processors"].items():
+        aliases.setdefault(gfx, []).append(name)
+    for gfx in sorted(aliases, key=lambda g: (len(g), g)):
+        try:
+            target = from_json({"kind": "rocm", "mcpu": gfx}, dialect=dialect)
+        except TargetError:
+            break
+        names = sorted(aliases[gfx], key=lambda n: (n != gfx, n))
+        entries[gfx] = Entry(gfx, "processor", target, (
+            {**sources["llvm-amdgpu"], "processor": gfx, "aliases": names[1:]},),
+            tuple(normal(n) for n in names), ())
 
 
 def _name_tables(entries: Mapping[str, Entry], aliases: Mapping[str, list[str]]
@@ -589,16 +651,69 @@ def _variants(db: _Database, form: str) -> tuple[list[str], list[str]]:
     return variants, [*variants, *(n for n in others if n not in variants)]
 
 
+def _compatible(one: Target, other: Target) -> bool:
+    """Whether two targets denote the same target: one kind, and every attribute both state
+    (their hosts' too) the same (``nvidia/gtx1080ti`` states less of the GTX 1080 Ti than
+    ``nvidia/geforce-gtx-1080-ti``, and nothing else)."""
+    if one.kind != other.kind:
+        return False
+    if any(one.attrs[key] != other.attrs[key] for key in one.attrs.keys() & other.attrs.keys()):
+        return False
+    return one.host is None or other.host is None or _compatible(one.host, other.host)
+
+
+def _facts_stated(target: Target) -> int:
+    return len(target.attrs) + (_facts_stated(target.host) if target.host is not None else 0)
+
+
+def one_target(db: _Database, found: tuple[str, ...]) -> tuple[str, ...]:
+    """Names that denote the same target are not ambiguous: of such names, the one that
+    states the most of the target (``nvidia/geforce-gtx-1080-ti`` over ``nvidia/gtx1080ti``);
+    among equals, their architecture's component where it states as much (``MI50`` is an
+    MI50 of 16 or 32 GB: ``gfx906``), else the first found (the database's order: tags,
+    presets, products, ...). Names of different targets are returned as found."""
+    if len(found) < 2:
+        return found
+    targets = [db.entries[n].target for n in found]
+    if not all(_compatible(a, b) for i, a in enumerate(targets) for b in targets[i + 1:]):
+        return found
+    most = max(_facts_stated(t) for t in targets)
+    best = next(i for i, t in enumerate(targets) if _facts_stated(t) == most)
+    arch = _architecture_entry(db, targets[best])
+    if arch is not None and _facts_stated(arch.target) == most \
+            and all(_compatible(arch.target, t) for t in targets):
+        return (arch.name,)
+    return (found[best],)
+
+
 def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     """The database entry a name stands for, and the round that found it.
 
     Rounds 1-3 (the module docstring) read the name as given; round 4 a name as a machine
     prints it, read by :data:`PRINTED_NAME_RULES`, or a product named without its variant
-    word. A name that could be two products is refused, never guessed.
+    word, or -- where the database has no such name -- by the vendors' naming schemes
+    (:mod:`targetlang.configuration.device_names`). A name that could be two targets is
+    refused, never guessed; names of one target are that target.
     """
     if not isinstance(name, str):
         raise UnknownComponentError(f"a component name is a string, not {type_name(name)}")
     db = _database(dialect)
+    try:
+        return _find(db, name, dialect)
+    except UnknownComponentError:
+        found = _by_scheme(db, name)
+        if found is None:
+            raise
+        return found, 4
+
+
+def find_listed(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
+    """What :func:`find` finds in the database without the vendors' device tables and
+    schemes (``scripts/generate_devices.py`` reads a product's architecture off it)."""
+    return _find(_database(dialect, False), name, dialect)
+
+
+def _find(db: _Database, name: str, dialect: str) -> tuple[Entry, int]:
     found, round_number = _read(db, name)
     reading = printed_forms(name)[-1]
     read_as = f" (read as {reading!r})" if reading != name else ""
@@ -608,8 +723,10 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
         named = list(dict.fromkeys(n for part in parts for n in part))
         if all(parts) and len(named) == 1:
             return db.entries[named[0]], 4
+        if all(parts) and len(one_target(db, tuple(named))) == 1:
+            return db.entries[one_target(db, tuple(named))[0]], 4
         if len(named) > 1:
-            found = tuple(named)
+            found, round_number = tuple(named), 4
     if not found and _GFX_NAME.fullmatch(normal(reading)):
         products = db.by_arch.get(normal(reading), ())
         listed = ", ".join(products)
@@ -624,6 +741,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
             + f"; give a product's name, or the target `rocm -mcpu={normal(reading)}`")
     if not found:
         variants, extended = _variants(db, reading)
+        round_number = 4
         if len(variants) == 1:
             return db.entries[variants[0]], 4
         if variants:
@@ -632,6 +750,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
             found = tuple(extended)
         else:
             hints = extended[:5]
+    found = one_target(db, found)
     if len(found) == 1:
         return db.entries[found[0]], round_number
     if found:
@@ -647,6 +766,64 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     raise UnknownComponentError(
         f"unknown component {name!r}{read_as} in dialect {dialect}{hint} (the database: "
         "every registered tag, GPU products, CPU names; `targetlang component --list`)")
+
+
+#: What lspci prints before a PCI device's name: its vendor.
+_PCI_VENDOR = re.compile(r"^\s*(?:NVIDIA Corporation|Advanced Micro Devices,? Inc\.? "
+                         r"\[AMD/ATI\]|AMD/ATI|ATI Technologies Inc\.?)\s+", re.IGNORECASE)
+
+
+def _listed(db: _Database, name: str) -> Entry | None:
+    try:
+        return _find(db, name, DEFAULT_DIALECT)[0]
+    except TargetError:
+        return None
+
+
+def _architecture_entry(db: _Database, target: Target) -> Entry | None:
+    """The architecture component of a GPU's target (``sm_86``, ``gfx90a``), if any."""
+    value = target.attrs.get("arch" if target.kind == "cuda" else "mcpu")
+    if target.kind not in ("cuda", "rocm") or not isinstance(value, str):
+        return None
+    if target.kind == "cuda":
+        value = re.sub(r"(?<=\d)[af]$", "", value)  # sm_90a: sm_90 with its own features
+    entry = db.entries.get(value)
+    return entry if entry is not None and entry.origin in ("architecture", "processor") \
+        else None
+
+
+def _by_scheme(db: _Database, name: str) -> Entry | None:
+    """A name no table lists, read by the vendors' naming schemes: a PCI device (its
+    products, else its chip's architecture), an NVIDIA laptop part (its generation's
+    architecture), an x86 CPU by model number or codename (its LLVM CPU)."""
+    reading = printed_forms(name)[-1]
+    board = _devices()["nvidia"]["boards"].get(" ".join(name.split()))
+    if board is not None:  # nvidia-smi's name of a board: "NVIDIA PG509-210"
+        return db.entries.get(board["arch"])
+    chip, products = pci_chip(_PCI_VENDOR.sub("", name))
+    if products:
+        found = [_listed(db, product) for product in products]
+        names = tuple(dict.fromkeys(e.name for e in found if e is not None))
+        if all(found) and len(one_target(db, names)) == 1:
+            return db.entries[one_target(db, names)[0]]
+        chips = {**_devices()["nvidia"]["chips"], **_devices()["amd"]["chips"]}
+        if chip in chips:
+            arch = chips[chip].get("arch") or chips[chip].get("mcpu")
+            if arch in db.entries:
+                return db.entries[arch]
+        return None
+    base = laptop_base(reading)
+    if base is not None:
+        entry = _listed(db, base)
+        return _architecture_entry(db, entry.target) if entry is not None else None
+    uarch = x86_microarchitecture(reading)
+    if uarch is not None:
+        llvm = _devices()["microarchitectures"].get(uarch, {}).get("llvm", uarch)
+        entry = db.entries.get(llvm)
+        if entry is not None and entry.origin == "cpu" and \
+                str(entry.target.attrs.get("mtriple", "")).startswith("x86_64"):
+            return entry
+    return None
 
 
 def component(name: str, *, dialect: str = DEFAULT_DIALECT) -> Component:

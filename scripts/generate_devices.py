@@ -1,0 +1,314 @@
+"""Generate the vendors' device tables: GPUs by PCI device, chips by architecture, LLVM's AMDGPU
+processors, archspec's CPU microarchitectures.
+
+    python3 scripts/generate_devices.py            # writes targetlang/_data/devices.json
+    python3 scripts/generate_devices.py --check    # exit 1 if the committed file differs
+
+Every fact names its source (repository, path, commit; or the tool and its version); nothing
+is typed in here. The sources:
+
+* NVIDIA's driver product table: the "Compatible GPUs" table of NVIDIA's open GPU kernel
+  modules README (product name as ``nvidia-smi`` prints it, PCI device ID), from a git mirror
+  of NVIDIA/open-gpu-kernel-modules (``$TARGETLANG_NVIDIA_DRIVER_GIT``, default
+  ``/work/.mirror/NVIDIA+open-gpu-kernel-modules/repo``).
+* The PCI ID repository (``pci.ids``): each NVIDIA and AMD device's chip and products, as
+  ``lspci`` and ``rocm-smi`` print them (``GA102 [GeForce RTX 3090]``, ``Navi 21 [Radeon RX
+  6800/6800 XT / 6900 XT]``), from a git mirror of pciutils/pciids (``$TARGETLANG_PCIIDS_GIT``).
+* A chip's architecture is read from the products it carries: NVIDIA's compute capability
+  and AMD's LLVM processor of every product that the component database (TVM's tags, NVIDIA's
+  CUDA GPUs table, AMD's ROCm specifications: ``_data/components.json``) already knows. A
+  chip whose products disagree gets none (listed under ``conflicts``). An AMD chip that LLVM
+  names (``tahiti``, ``hawaii``, ``polaris10``) has LLVM's processor.
+* LLVM's AMDGPU processors and their aliases: ``llc -mtriple=amdgcn-amd-amdhsa -mcpu=help``,
+  each alias compiled to read the processor it stands for (``$TARGETLANG_LLC``, default
+  ``llc-19``; TVM's own LLVM is built without the AMDGPU back end).
+* archspec's microarchitectures (``cpu/microarchitectures.json`` of archspec/archspec-json,
+  ``$TARGETLANG_ARCHSPEC_GIT``): each x86-64 and AArch64 microarchitecture and the CPU name
+  clang takes for it, kept only where TVM 0.21's LLVM knows that name
+  (``_data/components.json``'s CPU lists, recorded from the oracle).
+
+Product names from the driver table are stored as the library reads them
+(``targetlang.components.printed_forms``: ``NVIDIA A800-SXM4-80GB`` is ``NVIDIA A800``); a
+name the database without these tables already resolves is not stored again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from shelf import DATA, write_or_check
+
+from targetlang.configuration.components import BRAND_WORDS, find_listed, normal, printed_forms
+from targetlang.configuration.device_names import pci_chip
+from targetlang.errors import TargetError
+
+OUTPUT = DATA / "devices.json"
+MIRRORS = Path("/work/.mirror")
+NVIDIA_GIT = Path(os.environ.get("TARGETLANG_NVIDIA_DRIVER_GIT",
+                                 MIRRORS / "NVIDIA+open-gpu-kernel-modules" / "repo"))
+PCIIDS_GIT = Path(os.environ.get("TARGETLANG_PCIIDS_GIT", MIRRORS / "pciutils+pciids" / "repo"))
+ARCHSPEC_GIT = Path(os.environ.get("TARGETLANG_ARCHSPEC_GIT",
+                                   MIRRORS / "archspec+archspec-json" / "repo"))
+LLC = os.environ.get("TARGETLANG_LLC", "llc-19")
+#: PCI vendor IDs.
+NVIDIA, AMD = "10de", "1002"
+#: The LLVM major version whose clang flags archspec is read for (TVM 0.21's LLVM).
+LLVM_MAJOR = 22
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(repo), *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def _source(repo: Path, github: str, path: str, what: str) -> tuple[dict[str, str], str]:
+    if not (repo / "HEAD").exists():
+        raise SystemExit(f"no git mirror of {github} at {repo}")
+    commit = _git(repo, "rev-parse", "HEAD").strip()
+    return {"what": what, "repo": github, "path": path, "commit": commit,
+            "url": f"https://github.com/{github}/blob/{commit}/{path}"}, \
+        _git(repo, "show", f"{commit}:{path}")
+
+
+def driver_rows(text: str) -> list[tuple[str, str, int]]:
+    """The README's "Compatible GPUs" table: (product name, PCI device ID, line)."""
+    rows = []
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if re.match(r"\|\s*Product Name\s*\|", line))
+    for number in range(start + 2, len(lines)):
+        cells = [c.strip() for c in lines[number].strip().strip("|").split("|")]
+        if len(cells) != 2:
+            break
+        rows.append((cells[0], cells[1].split()[0].lower(), number + 1))
+    return rows
+
+
+def pci_devices(text: str) -> dict[str, dict[str, tuple[str, int]]]:
+    """``pci.ids``'s device names of NVIDIA and AMD: vendor -> device ID -> (name, line)."""
+    devices: dict[str, dict[str, tuple[str, int]]] = {NVIDIA: {}, AMD: {}}
+    vendor = ""
+    for number, line in enumerate(text.split("\n"), 1):
+        top = re.match(r"([0-9a-f]{4})  ", line)
+        if top:
+            vendor = top.group(1)
+            continue
+        device = re.match(r"\t([0-9a-f]{4})  (.+)", line)
+        if device and vendor in devices:
+            devices[vendor][device.group(1)] = (device.group(2).strip(), number)
+    return devices
+
+
+def _architecture(name: str, *, printed: bool = True) -> str | None:
+    """The architecture the database (without the vendors' tables) gives a name, if any:
+    a CUDA ``sm_XY`` (without a feature suffix) or an AMD ``gfx...``. A product name of a
+    table (not ``printed`` by a tool) counts only as given (rounds 1-2), not as read."""
+    try:
+        entry, round_number = find_listed(name)
+    except TargetError:
+        return None
+    if not printed and round_number > 2:
+        return None
+    target = entry.target
+    if target.kind == "cuda" and isinstance(target.attrs.get("arch"), str):
+        return re.sub(r"[af]$", "", str(target.attrs["arch"]))
+    if target.kind == "rocm" and isinstance(target.attrs.get("mcpu"), str):
+        return str(target.attrs["mcpu"])
+    return None
+
+
+def amdgpu_processors() -> tuple[dict[str, str], str]:
+    """LLVM's AMDGPU processors: each name (``gfx90a``, ``tahiti``) -> its ``gfx`` processor."""
+    version = subprocess.run([LLC, "--version"], check=True, capture_output=True,
+                             text=True).stdout
+    major = re.search(r"LLVM version (\S+)", version)
+    listing = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=help"],
+                             capture_output=True, text=True)
+    text = listing.stdout + listing.stderr
+    block = text.split("Available CPUs for this target:")[1].split("Available features")[0]
+    names = [line.split()[0] for line in block.split("\n") if line.strip()]
+    processors: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty.ll"
+        empty.write_text("", "utf-8")
+        for name in names:
+            if name.startswith("generic") or name.endswith("-generic"):
+                continue  # not a processor: code for several
+            out = subprocess.run([LLC, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={name}",
+                                  str(empty), "-o", "-"], check=True, capture_output=True,
+                                 text=True).stdout
+            found = re.search(r'\.amdgcn_target "amdgcn-amd-amdhsa--(gfx[0-9a-f]+)', out)
+            assert found, (name, out[:200])
+            processors[name] = found.group(1)
+    return processors, f"LLVM {major.group(1) if major else '?'} ({LLC})"
+
+
+def _evidence(table: dict[str, dict[str, Any]], chip: str, arch: str, product: str) -> None:
+    seen = table.setdefault(chip, {"archs": {}, "by": {}})
+    seen["archs"][arch] = seen["archs"].get(arch, 0) + 1
+    seen["by"].setdefault(arch, [])
+    if product not in seen["by"][arch] and len(seen["by"][arch]) < 3:
+        seen["by"][arch].append(product)
+
+
+def chips(evidence: dict[str, dict[str, Any]], key: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each chip's one architecture, and the chips whose products disagree."""
+    table: dict[str, Any] = {}
+    conflicts: dict[str, Any] = {}
+    for chip in sorted(evidence):
+        archs = evidence[chip]["archs"]
+        if len(archs) == 1:
+            arch = next(iter(archs))
+            table[chip] = {key: arch, "by": evidence[chip]["by"][arch]}
+        else:
+            conflicts[chip] = evidence[chip]["by"]
+    return table, conflicts
+
+
+def nvidia(driver: list[tuple[str, str, int]], pci: dict[str, tuple[str, int]]
+           ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    evidence: dict[str, dict[str, Any]] = {}
+    for name, _ in pci.values():
+        chip, products = pci_chip(name)
+        if chip:
+            for product in products:
+                arch = _architecture(product, printed=False)
+                if arch:
+                    _evidence(evidence, chip, arch, product)
+    for name, device, _ in driver:
+        chip = pci_chip(pci[device][0])[0] if device in pci else None
+        arch = _architecture(name)
+        if chip and arch:
+            _evidence(evidence, chip, arch, name)
+    table, conflicts = chips(evidence, "arch")
+    products: dict[str, dict[str, Any]] = {}
+    boards: dict[str, dict[str, Any]] = {}
+    for name, device, line in driver:
+        if _architecture(name) or device not in pci:
+            continue  # the database has it already (a tag, a product of its tables)
+        chip = pci_chip(pci[device][0])[0]
+        if chip not in table:
+            continue
+        reading = printed_forms(name)[-1]
+        if not set(reading.casefold().split()) - set(BRAND_WORDS):
+            # A board's number, no product name ("NVIDIA PG506-232"): its chip's architecture.
+            boards[name] = {"arch": table[chip]["arch"], "chip": chip, "device": device,
+                            "line": line}
+            continue
+        key = normal(reading)
+        row = products.setdefault(key, {"name": reading, "arch": table[chip]["arch"],
+                                        "chips": [], "devices": [], "printed": [],
+                                        "lines": []})
+        if row["arch"] != table[chip]["arch"]:
+            raise SystemExit(f"driver README line {line}: {name} is on {chip} "
+                             f"({table[chip]['arch']}), but also {row['chips']} ({row['arch']})")
+        for field, value in (("chips", chip), ("devices", device), ("printed", name),
+                             ("lines", line)):
+            if value not in row[field]:
+                row[field].append(value)
+    return table, sorted(products.values(), key=lambda r: r["name"].casefold()), boards, \
+        conflicts
+
+
+def amd(pci: dict[str, tuple[str, int]], processors: dict[str, str]
+        ) -> tuple[dict[str, Any], dict[str, Any]]:
+    evidence: dict[str, dict[str, Any]] = {}
+    for name, _ in pci.values():
+        chip, products = pci_chip(name)
+        if not chip:
+            continue
+        own = processors.get(chip.casefold().replace(" ", ""))
+        if own:  # LLVM names the chip itself (tahiti, hawaii, fiji)
+            _evidence(evidence, chip, own, f"LLVM processor {chip.casefold()}")
+        for product in products:
+            arch = _architecture(product if product.startswith("AMD ") else f"AMD {product}",
+                                 printed=False)
+            if arch:
+                _evidence(evidence, chip, arch, product)
+    return chips(evidence, "mcpu")
+
+
+def archspec_table(text: str, llvm_cpus: set[str]) -> dict[str, Any]:
+    """archspec's x86-64 and AArch64 microarchitectures with the CPU name clang takes."""
+    data = json.loads(text)["microarchitectures"]
+    out: dict[str, Any] = {}
+    for name, info in sorted(data.items()):
+        family = _family(data, name)
+        if family not in ("x86_64", "aarch64") or info.get("vendor") == "generic":
+            continue
+        entries = info.get("compilers", {}).get("clang", [])
+        entries = entries if isinstance(entries, list) else [entries]
+        llvm = None
+        for entry in entries:
+            low, _, high = str(entry.get("versions", ":")).partition(":")
+            if high and LLVM_MAJOR > float(high.split(".")[0]):
+                continue
+            flags = str(entry.get("flags", ""))
+            mcpu = re.search(r"-m(?:cpu|arch)=(\S+)", flags)
+            if mcpu and "{name}" not in mcpu.group(1):
+                llvm = mcpu.group(1)
+            elif mcpu:
+                llvm = mcpu.group(1).replace("{name}", str(entry.get("name", name)))
+        if llvm and llvm in llvm_cpus:
+            out[name] = {"family": family, "vendor": info.get("vendor"), "llvm": llvm,
+                         "parents": list(info.get("from", []))}
+    return out
+
+
+def _family(data: dict[str, Any], name: str) -> str:
+    parents = data[name].get("from", [])
+    return name if not parents else _family(data, parents[0])
+
+
+def build() -> dict[str, Any]:
+    components = json.loads((DATA / "components.json").read_text("utf-8"))
+    sources: dict[str, Any] = {}
+    sources["nvidia-driver"], readme = _source(
+        NVIDIA_GIT, "NVIDIA/open-gpu-kernel-modules", "README.md",
+        "NVIDIA's driver product names (as nvidia-smi prints them) and PCI device IDs")
+    sources["pci-ids"], ids = _source(
+        PCIIDS_GIT, "pciutils/pciids", "pci.ids",
+        "The PCI ID repository: each device's chip and products (as lspci and rocm-smi print them)")
+    sources["archspec"], uarch = _source(
+        ARCHSPEC_GIT, "archspec/archspec-json", "cpu/microarchitectures.json",
+        "archspec's CPU microarchitectures and the CPU names compilers take for them")
+    processors, llvm = amdgpu_processors()
+    sources["llvm-amdgpu"] = {"what": "LLVM's AMDGPU processors and the processor each alias "
+                                      "stands for (llc -mtriple=amdgcn-amd-amdhsa -mcpu=help)",
+                              "recorded": f"{llvm}, by scripts/generate_devices.py"}
+    devices = pci_devices(ids)
+    driver = driver_rows(readme)
+    nvidia_chips, products, boards, nvidia_conflicts = nvidia(
+        driver, {d: v for d, v in devices[NVIDIA].items()})
+    amd_chips, amd_conflicts = amd(devices[AMD], processors)
+    llvm_cpus = {n for family in components["cpus"].values() for n in family["names"]}
+    return {
+        "about": "The vendors' device tables; generated by scripts/generate_devices.py "
+                 "(every fact names its source)",
+        "sources": sources,
+        "nvidia": {"chips": nvidia_chips, "conflicts": nvidia_conflicts, "products": products,
+                   "boards": boards,
+                   "driver_rows": len(driver), "pci_devices": len(devices[NVIDIA])},
+        "amd": {"chips": amd_chips, "conflicts": amd_conflicts, "processors": processors,
+                "pci_devices": len(devices[AMD])},
+        "microarchitectures": archspec_table(uarch, llvm_cpus),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args()
+    text = json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
+    return write_or_check(OUTPUT, text, check=args.check, source="its sources")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
