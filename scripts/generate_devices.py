@@ -172,6 +172,22 @@ def chips(evidence: dict[str, dict[str, Any]], key: str) -> tuple[dict[str, Any]
     return table, conflicts
 
 
+def _infer_family(table: dict[str, Any], conflicts: dict[str, Any],
+                  wanted: set[str | None]) -> None:
+    """A chip no known product names (GB207: only laptop parts) takes the architecture of its
+    family -- the chips named alike but for the last digit (GB202, GB203, GB205, GB206) --
+    where every known member agrees; an integrated ``..B`` chip (GB20B, GA10B) is a family
+    of its own."""
+    for chip in sorted(c for c in wanted if c and c not in table and c not in conflicts):
+        if chip.endswith("B"):
+            continue
+        family = {v["arch"] for c, v in table.items()
+                  if c[:-1] == chip[:-1] and not c.endswith("B") and "inferred" not in v}
+        if len(family) == 1:
+            members = sorted(c for c in table if c[:-1] == chip[:-1] and not c.endswith("B"))
+            table[chip] = {"arch": family.pop(), "by": [], "inferred": members}
+
+
 def nvidia(driver: list[tuple[str, str, int]], pci: dict[str, tuple[str, int]]
            ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
     evidence: dict[str, dict[str, Any]] = {}
@@ -188,6 +204,7 @@ def nvidia(driver: list[tuple[str, str, int]], pci: dict[str, tuple[str, int]]
         if chip and arch:
             _evidence(evidence, chip, arch, name)
     table, conflicts = chips(evidence, "arch")
+    _infer_family(table, conflicts, {pci_chip(pci[d][0])[0] for _, d, _ in driver if d in pci})
     products: dict[str, dict[str, Any]] = {}
     boards: dict[str, dict[str, Any]] = {}
     for name, device, line in driver:
@@ -205,12 +222,12 @@ def nvidia(driver: list[tuple[str, str, int]], pci: dict[str, tuple[str, int]]
         key = normal(reading)
         row = products.setdefault(key, {"name": reading, "arch": table[chip]["arch"],
                                         "chips": [], "devices": [], "printed": [],
-                                        "lines": []})
+                                        "lines": [], "pci_lines": []})
         if row["arch"] != table[chip]["arch"]:
             raise SystemExit(f"driver README line {line}: {name} is on {chip} "
                              f"({table[chip]['arch']}), but also {row['chips']} ({row['arch']})")
         for field, value in (("chips", chip), ("devices", device), ("printed", name),
-                             ("lines", line)):
+                             ("lines", line), ("pci_lines", pci[device][1])):
             if value not in row[field]:
                 row[field].append(value)
     return table, sorted(products.values(), key=lambda r: r["name"].casefold()), boards, \

@@ -9,6 +9,12 @@
   NVIDIA's CUDA GPUs list as Ollama's documentation transcribes it) and AMD's ROCm
   specifications (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is
   ``rocm -mcpu=gfx90a``); a product that is also a tag of the dialect is that tag;
+* the products of NVIDIA's driver table (the names ``nvidia-smi`` prints: ``NVIDIA H800``,
+  ``NVIDIA GeForce RTX 3060 Laptop GPU``) no tag or product above names, with the
+  architecture of their chip (``pci.ids``);
+* every AMDGPU processor LLVM knows (``gfx90a``; its aliases, ``tahiti``, are names of it) and
+  every CUDA compute capability of the tables (``sm_86``): a GPU known by its architecture
+  only is that architecture's component;
 * CPU names LLVM knows: an AArch64 CPU (``cortex-a72``) is ``llvm -mtriple=aarch64-linux-gnu
   -mcpu=...``, an x86 CPU (``skylake``) ``llvm -mtriple=x86_64-linux-gnu -mcpu=...``, an
   AArch32-only A-profile CPU (``cortex-a9``) ``llvm -mtriple=armv7l-linux-gnueabihf
@@ -16,8 +22,9 @@
   AArch64 and Arm reads as AArch64; ``generic`` names no CPU. Give ``-mtriple`` yourself
   (``parse``) for another OS.
 
-The facts come from ``_data/components.json`` (``scripts/generate_components.py``, each row
-with its source) and the dialect's tags.
+The facts come from ``_data/components.json`` (``scripts/generate_components.py``) and
+``_data/devices.json`` (``scripts/generate_devices.py``), each row with its source, and the
+dialect's tags.
 
 Names are matched without regard to case, spaces, ``-`` and ``_``, in three rounds; the first
 round that finds something decides, and finding two components there is an ambiguity:
@@ -36,8 +43,13 @@ round that finds something decides, and finding two components there is an ambig
    V100-SXM2-16GB`` is ``nvidia/nvidia-v100``); then a product named without the variant
    words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), words held in
    several names (``Orin``: refused, listing them), one of rocminfo's ``A/B`` names, or an AMD
-   architecture (``gfx90a``: refused, listing the products that have it). A name that could
-   be two products is refused, never guessed.
+   architecture unknown to LLVM (refused, listing the products that have it); then, for a
+   name no table lists, the vendors' naming schemes (``targetlang.configuration.device_names``): a PCI device
+   name (``Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]``), an NVIDIA laptop part, an x86 CPU
+   by its model number (``Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz`` is ``skylake-avx512``).
+
+Names that denote the same target are not ambiguous (``one_target`` says which one is
+the answer); a name that could be two targets is refused, never guessed.
 """
 
 from __future__ import annotations
@@ -56,7 +68,7 @@ from .._equality import EqualAsJson
 from .._schema.resources import data_text
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse, tags
-from .device_names import laptop_base, pci_chip, x86_microarchitecture
+from .device_names import laptop_base, pci_chip, pci_device_name, x86_microarchitecture
 
 __all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
            "UnknownComponentError", "component", "component_names"]
@@ -104,10 +116,11 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("form factor and memory", (
         (r"\s+MIG\s+\d+g\.\d+gb$", ""),                    # a MIG slice: ... MIG 1g.10gb
         (r"\s+VF$", ""),                                 # an SR-IOV virtual function
+        (r"-SHARED$", ""),                               # a GPU shared by time-slicing (GFD)
         (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),  # Tesla K40m, K40c: module, card
         (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
         (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),              # -80GB, 80GB
-        (r"\s+HBM\d?e?(?=\s|$)", " "),                   # HBM3
+        (r"[-\s]HBM\d?e?(?=[-\s]|$)", " "),              # HBM3
     )),
     ("TVM's spelling", (
         (r"^Raspberry Pi\s*", "rasp"),                   # Raspberry Pi 3 Model B: rasp3b
@@ -512,8 +525,10 @@ def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
             break  # a dialect without the kind
         cites = tuple({**sources["nvidia-driver"], "line": line, "row": printed}
                       for line, printed in zip(row["lines"], row["printed"]))
-        cites += tuple({**sources["pci-ids"], "chip": chip,
-                        "architecture": nvidia["chips"][chip]} for chip in row["chips"])
+        cites += tuple({**sources["pci-ids"], "line": line, "row": f"{device} ({chip}: "
+                        f"{row['arch']}, as {', '.join(nvidia['chips'][chip]['by'])})"}
+                       for line, device, chip in zip(row["pci_lines"], row["devices"],
+                                                     row["chips"]))
         entries[row["name"]] = Entry(row["name"], "product", target, cites,
                                      (normal(row["name"]),),
                                      tuple(dict.fromkeys(_without_brands(row["name"].split()))))
@@ -529,8 +544,9 @@ def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
             break
         major, minor = arch[3:-1], arch[-1]
         entries[arch] = Entry(arch, "architecture", target, (
-            {"what": f"CUDA compute capability {major}.{minor} (nvcc's {arch})"},),
-            (normal(arch),), ())
+            {"what": f"CUDA compute capability {major}.{minor} (nvcc's {arch})",
+             "recorded": "the compute capabilities of NVIDIA's tables (_data/components.json, "
+                         "_data/devices.json)"},), (normal(arch),), ())
     aliases: dict[str, list[str]] = {}
     for name, gfx in devices["amd"]["processors"].items():
         aliases.setdefault(gfx, []).append(name)
@@ -615,14 +631,23 @@ def _rounds(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
     return (), 0
 
 
+def _x86_cpu(entry: Entry) -> bool:
+    return entry.origin == "cpu" and str(entry.target.attrs.get("mtriple", "")).startswith("x86")
+
+
 def _read(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
-    """What a name, or a printed name read by the rules, finds; round 4: a reading."""
+    """What a name, or a printed name read by the rules, finds; round 4: a reading. A reading
+    never finds an x86 CPU by LLVM's name: the brands that are also LLVM's names (``AMD
+    Athlon``, ``Intel Pentium``, ``Intel Atom``) span many cores -- the model number says
+    which (``targetlang.configuration.device_names``)."""
     for number, form in enumerate(printed_forms(name)):
         given = tuple(form.split())
         for words in _brandless(given):
             dropped = given[:len(given) - len(words)]
             found, round_number = _rounds(db, " ".join(words))
             found = tuple(n for n in found if db.fits(n, dropped))
+            if number or dropped:
+                found = tuple(n for n in found if not _x86_cpu(db.entries[n]))
             if found:
                 return found, round_number if number == 0 and not dropped else 4
     return (), 0
@@ -692,7 +717,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     Rounds 1-3 (the module docstring) read the name as given; round 4 a name as a machine
     prints it, read by :data:`PRINTED_NAME_RULES`, or a product named without its variant
     word, or -- where the database has no such name -- by the vendors' naming schemes
-    (:mod:`targetlang.configuration.device_names`). A name that could be two targets is
+    (``targetlang.configuration.device_names``). A name that could be two targets is
     refused, never guessed; names of one target are that target.
     """
     if not isinstance(name, str):
@@ -768,11 +793,6 @@ def _find(db: _Database, name: str, dialect: str) -> tuple[Entry, int]:
         "every registered tag, GPU products, CPU names; `targetlang component --list`)")
 
 
-#: What lspci prints before a PCI device's name: its vendor.
-_PCI_VENDOR = re.compile(r"^\s*(?:NVIDIA Corporation|Advanced Micro Devices,? Inc\.? "
-                         r"\[AMD/ATI\]|AMD/ATI|ATI Technologies Inc\.?)\s+", re.IGNORECASE)
-
-
 def _listed(db: _Database, name: str) -> Entry | None:
     try:
         return _find(db, name, DEFAULT_DIALECT)[0]
@@ -800,7 +820,7 @@ def _by_scheme(db: _Database, name: str) -> Entry | None:
     board = _devices()["nvidia"]["boards"].get(" ".join(name.split()))
     if board is not None:  # nvidia-smi's name of a board: "NVIDIA PG509-210"
         return db.entries.get(board["arch"])
-    chip, products = pci_chip(_PCI_VENDOR.sub("", name))
+    chip, products = pci_chip(pci_device_name(name))
     if products:
         found = [_listed(db, product) for product in products]
         names = tuple(dict.fromkeys(e.name for e in found if e is not None))

@@ -5,13 +5,13 @@ reads the names those tables cannot list one by one, by the vendors' own naming 
 
 * a PCI device name as ``lspci`` and ``rocm-smi`` print it (``pci.ids``): a chip, then its
   products in brackets (``GA102 [GeForce RTX 3090]``, ``Navi 21 [Radeon RX 6800/6800 XT /
-  6900 XT]``): :func:`pci_chip`, :func:`split_products`;
+  6900 XT]``): ``pci_chip``, ``split_products``;
 * an NVIDIA laptop part (``GeForce GTX 1060 with Max-Q Design``): the same GPU generation as
-  the product it is named after (:data:`LAPTOP_WORDS`);
+  the product it is named after (``LAPTOP_WORDS``);
 * an x86 CPU by its model number (``Xeon Gold 6148`` is a Skylake-SP, ``EPYC 7763`` a Zen 3):
-  :data:`X86_MODEL_SCHEMES`, to a microarchitecture (archspec's name where archspec has the
+  ``X86_MODEL_SCHEMES``, to a microarchitecture (archspec's name where archspec has the
   part, else LLVM's CPU name), and a hypervisor's CPU model (``AMD EPYC-Rome Processor``,
-  ``Intel Xeon Processor (Cascadelake)``): :data:`CODENAMES`.
+  ``Intel Xeon Processor (Cascadelake)``): ``CODENAMES``.
 
 Nothing here knows a product's architecture: the rules only say which part a name is.
 """
@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 
 __all__ = ["CODENAMES", "LAPTOP_WORDS", "X86_MODEL_SCHEMES", "laptop_base", "pci_chip",
-           "split_products", "x86_microarchitecture"]
+           "pci_device_name", "split_products", "x86_microarchitecture"]
 
 # ---- PCI device names ---------------------------------------------------------------------------
 
@@ -32,6 +32,28 @@ _NVIDIA_CHIP = re.compile(r"((?:G[A-Z]|AD|TU)\d{2}[0-9B])(?:GLM|GL|BM|B|M)?")
 #: Words after an AMD chip's codename that name a bin of it (``Navi 21 XT``, ``Tahiti PRO GL``,
 #: ``Vega 10 XL/XT``), not another chip.
 _AMD_BIN_WORD = re.compile(r"[A-Z0-9]*[A-Z]{2,}[A-Z0-9]*|\d+[A-Z]+|USB|HDMI|Audio|SRIOV|MxGPU",)
+
+
+#: What lspci prints around a device's name: its slot and class (``03:00.0 VGA compatible
+#: controller [0300]:``), its vendor, the IDs (``[1002:744c]``), revision and interface.
+_LSPCI_AROUND = (
+    re.compile(r"^\s*(?:[0-9a-f]{2,4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:]*?(?:\[[0-9a-f]{4}\])?:\s*",
+               re.IGNORECASE),
+    re.compile(r"^\s*(?:NVIDIA Corporation|Nvidia|Advanced Micro Devices,? Inc\.?\s*\[AMD/ATI\]|"
+               r"AMD/ATI|ATI Technologies Inc\.?|AMD)\s+(?=\S+.*\[)", re.IGNORECASE),
+    re.compile(r"\s*\((?:rev [0-9a-f]+|prog-if [^)]*)\)", re.IGNORECASE),
+    re.compile(r"\s*\[[0-9a-f]{4}:[0-9a-f]{4}\]", re.IGNORECASE),
+)
+
+
+def pci_device_name(text: str) -> str:
+    """A device's name as pci.ids has it, from a line of lspci (or rocm-smi, or hw-probe):
+    ``03:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31
+    [Radeon RX 7900 XT/7900 XTX] [1002:744c] (rev c8)`` -> ``Navi 31 [Radeon RX 7900 XT/7900
+    XTX]``."""
+    for pattern in _LSPCI_AROUND:
+        text = pattern.sub("", text)
+    return " ".join(text.split())
 
 
 def pci_chip(name: str) -> tuple[str | None, list[str]]:
@@ -146,8 +168,8 @@ def _xeon_numbered(match: re.Match[str]) -> str | None:
     # Xeon 3000/5000/7000 of 2006-2011: the second digit is the generation.
     series, generation = match.group(1), match.group(2)
     table = {"5": {"1": "core2", "3": "core2", "4": "penryn", "5": "nehalem", "6": "westmere"},
-             "3": {"0": "core2", "2": "core2", "3": "penryn", "4": "nehalem", "5": "nehalem",
-                   "6": "westmere"},
+             "3": {"0": "core2", "1": "penryn", "2": "core2", "3": "penryn", "4": "nehalem",
+                   "5": "nehalem", "6": "westmere"},
              "7": {"3": "core2", "4": "penryn", "5": "nehalem"},
              "6": {"5": "nehalem"}}
     return table.get(series, {}).get(generation)
@@ -160,16 +182,21 @@ def _core(match: re.Match[str]) -> str | None:
     tier, letter, number, suffix = (match.group(1), match.group(2) or "", match.group(3),
                                     match.group(4).upper())
     if len(number) == 3:
-        if letter == "M" or suffix.startswith("M") and "Q" not in suffix and "X" not in suffix:
+        if letter in ("M", "U") or re.fullmatch(r"[MU]", suffix):
             return "westmere"  # Arrandale
-        if tier == "7" and number[0] == "9" and number[1] in "789" or letter == "X":
+        if letter == "X" or "QM" in suffix or "XM" in suffix:
+            return "westmere" if number in ("970", "980", "990") else "nehalem"
+        if number in ("970", "980", "990"):
             return "westmere"  # Gulftown
-        if number[0] in "6" or tier == "3":
+        if number[0] in "6" or tier == "3" or number[0] == "5":
             return "westmere"  # Clarkdale
         return "nehalem"
     generation = int(number[:2]) if number[0] == "1" else int(number[0])
+    hedt = _core_hedt(tier, number, suffix, generation)
+    if hedt:
+        return hedt
     if generation == 10:
-        return "icelake-client" if re.match(r"G\d", suffix) else "skylake"
+        return "icelake-client" if re.search(r"G\d", suffix) else "skylake"
     if generation == 11:
         return "rocketlake" if len(number) == 5 and not suffix.startswith("H") else "tigerlake"
     if generation == 8 and number == "8121":
@@ -177,6 +204,21 @@ def _core(match: re.Match[str]) -> str | None:
     return {2: "sandybridge", 3: "ivybridge", 4: "haswell", 5: "broadwell", 6: "skylake",
             7: "skylake", 8: "skylake", 9: "skylake", 12: "alderlake", 13: "raptorlake",
             14: "raptorlake"}.get(generation)
+
+
+def _core_hedt(tier: str, number: str, suffix: str, generation: int) -> str | None:
+    # The high-end desktop parts (i7-3930K, i7-5820K, i9-7900X, i9-10980XE) are the server
+    # core of the generation before: their second digit is 8 or 9, their suffix X or K.
+    if len(number) != 4 and generation != 10:
+        return None
+    if 3 <= generation <= 6 and tier == "7" and number[1] in "89" \
+            and suffix in ("", "K", "X", "XE"):
+        return {3: "sandybridge", 4: "ivybridge", 5: "haswell", 6: "broadwell"}[generation]
+    if generation in (7, 9) and number[1] in "89" and suffix in ("X", "XE"):
+        return "skylake_avx512"
+    if generation == 10 and number[2] == "9" and suffix in ("X", "XE"):
+        return "cascadelake"
+    return None
 
 
 def _core_ultra(match: re.Match[str]) -> str | None:
@@ -193,9 +235,11 @@ def _core_ultra(match: re.Match[str]) -> str | None:
 def _core2(match: re.Match[str]) -> str | None:
     # Core 2: the 45 nm parts (Penryn, Wolfdale, Yorkfield) by letter and first digit.
     letter, digit = match.group(1).upper(), match.group(2)
-    penryn = {"E": "578", "Q": "89", "T": "689", "X": "9", "L": "9", "P": "6789"}
+    penryn = {"E": "578", "Q": "89", "T": "689", "X": "9", "L": "9", "P": "689", "U": "39"}
     if letter.startswith("S"):
         return "penryn"
+    if letter == "P" and digit == "7":
+        return None  # P7xxx: both Merom (65 nm) and Penryn parts
     return "penryn" if digit in penryn.get(letter, "") else "core2"
 
 
@@ -208,6 +252,9 @@ def _atom_family(match: re.Match[str]) -> str | None:
                 "33": "goldmont", "34": "goldmont", "42": "goldmont", "40": "goldmont-plus",
                 "41": "goldmont-plus", "50": "goldmont-plus", "45": "tremont", "51": "tremont",
                 "60": "tremont", "64": "tremont"}.get(number[:2])
+    if prefix == "N" and len(number) == 3 and (number[0] in "45" or
+                                               number[0] == "2" and number[1] in "6789"):
+        return "bonnell"  # Atom N270, N450, N570
     if prefix == "N" and len(number) in (2, 3):
         return "gracemont"  # Alder Lake-N: N100, N200, N97
     return None
@@ -230,6 +277,8 @@ def _celeron_g(match: re.Match[str]) -> str | None:
     number = match.group(1)
     if len(number) == 3:
         return "sandybridge"
+    if number[:3] in ("695", "696"):
+        return "westmere"  # Clarkdale's G6950, G6960 (the Celeron G6900 is an Alder Lake)
     return {"16": "ivybridge", "20": "ivybridge", "21": "ivybridge", "18": "haswell",
             "32": "haswell", "33": "haswell", "34": "haswell", "39": "skylake", "44": "skylake",
             "45": "skylake", "46": "skylake", "49": "skylake", "54": "skylake", "55": "skylake",
@@ -266,24 +315,88 @@ def _ryzen(match: re.Match[str]) -> str | None:
 
 def _amd_fx(match: re.Match[str]) -> str | None:
     number, suffix = match.group(1), match.group(2).upper()
+    if number[0] == "7":
+        return "steamroller"  # Kaveri
     if suffix.startswith("P"):
-        return "steamroller" if number[0] == "7" else "excavator"
+        return "excavator"
     if number[1] == "1":
         return "bulldozer"
     return "piledriver" if number[1] in "35" else None
 
 
 def _opteron(match: re.Match[str]) -> str | None:
-    # Opteron: 1xxx/2xxx/8xxx by generation (2: K8, 3-4: K10), 3xxx/4xxx/6xxx by family
-    # (1: K10, 2: Bulldozer, 3: Piledriver); a 3-digit number is a K8.
+    # Opteron: 1xxx/2xxx/8xxx by generation (2: K8 revision F, 3-4: K10), 3xxx/4xxx/6xxx by
+    # family (1: K10, 2: Bulldozer, 3: Piledriver).
     number = match.group(1)
     if len(number) == 3:
-        return "k8"
+        return None  # a K8 with or without SSE3 (by revision): not said
     if number[0] in "128":
-        return {"2": "k8", "3": "k10", "4": "k10"}.get(number[1])
+        return {"2": "k8-sse3", "3": "k10", "4": "k10"}.get(number[1])
     if number[0] in "346":
         return {"1": "k10", "2": "bulldozer", "3": "piledriver"}.get(number[1])
     return None
+
+
+def _amd_apu(match: re.Match[str]) -> str | None:
+    # AMD's A-series APUs: the first digit is the generation (3: Llano, 4-6: Trinity and
+    # Richland, 7: Kaveri, 8-9: Carrizo and Bristol Ridge); the low-power parts of the same
+    # numbers are Jaguar and Puma cores (A4-5000, A6-6310, A8-7410; the 1000s: Temash).
+    pro, tier, number, suffix = (bool(match.group(1)), match.group(2), match.group(3),
+                                 match.group(4).upper())
+    if "MICRO" in match.group(0).upper() or number[0] == "1":
+        return "btver2"  # Mullins, Temash
+    if pro and number[0] in "34567":
+        return None  # the PRO parts of these numbers mix Puma, Excavator and Steamroller
+    if number[0] == "3":
+        return "k10"
+    if number[0] == "5" and tier in ("4", "6") and re.fullmatch(r"5[0-2][05]0", number) \
+            and not suffix:
+        return "btver2"  # Kabini
+    if re.fullmatch(r"6[2-4][15]0", number) or re.fullmatch(r"7[2-4]10", number):
+        return "btver2"  # Beema, Carrizo-L
+    if number[0] in "456":
+        return "piledriver"
+    if number[0] == "7":
+        if number == "7300":
+            return None  # a Richland sold with the Kaveris
+        return "excavator" if number.endswith("80") else "steamroller"  # A8-7680: Carrizo
+    if number[0] == "8":
+        return "steamroller" if number.endswith("50") else "excavator"  # A10-8750: Kaveri
+    return "excavator" if number[0] == "9" else None
+
+
+def _amd_athlon_x(match: re.Match[str]) -> str | None:
+    # Athlon X2/X4 on the FM sockets, by the first digit: 3/7 Piledriver, 4/8 Steamroller
+    # (845: Excavator), 9 Excavator; the 2s and 6s are K10 (Regor, Propus).
+    number = match.group(1)
+    if number == "845":
+        return "excavator"
+    return {"2": "k10", "6": "k10", "3": "piledriver", "7": "piledriver", "4": "steamroller",
+            "8": "steamroller", "9": "excavator"}.get(number[0])
+
+
+def _mobile_pentium(match: re.Match[str]) -> str | None:
+    # Celeron and Pentium of the Core generations, by their model number: a 3-digit 8xx/9xx
+    # (and B8xx/B9xx) is a Sandy Bridge, P4xxx/P6xxx an Arrandale (Westmere); a 4-digit
+    # number by its first digits.
+    line, letter, number = match.group(1).casefold(), match.group(2).upper(), match.group(3)
+    if letter == "P" and len(number) == 4:
+        return "westmere"
+    if letter in ("", "B") and len(number) == 3:
+        if line == "celeron" and not letter and number[0] in "2459":
+            return "penryn" if number[0] == "9" else "core2"  # Conroe-L, Merom-L; 900, 925
+        return "sandybridge" if number[0] in ("8", "9") else None
+    if letter or len(number) != 4:
+        return None
+    if line == "celeron":
+        table = {"1": "ivybridge", "2": "haswell", "32": "broadwell", "38": "skylake",
+                 "39": "skylake", "4": "skylake", "5": "skylake", "6": "tigerlake",
+                 "7": "alderlake"}
+    else:
+        table = {"2": "ivybridge", "35": "haswell", "36": "haswell", "38": "broadwell",
+                 "4": "skylake", "5": "skylake", "6": "skylake", "7": "tigerlake",
+                 "8": "alderlake"}
+    return table.get(number[:2]) or table.get(number[0])
 
 
 #: The vendors' model-number schemes, tried in order on a name as read by the printed-name
@@ -294,7 +407,7 @@ X86_MODEL_SCHEMES: tuple[tuple[str, _Pick], ...] = (
     (r"\bXeon (?:6 )?(6\d{3})([PE])\b", lambda m: "graniterapids" if m.group(2).upper() == "P"
         else "sierraforest"),
     (r"\bXeon Max (9\d{3})\b", _fixed("sapphirerapids")),
-    (r"\bXeon (?:CPU )?E([357])-\d{4}[A-Z]*(?: v(\d))?\b", _xeon_e),
+    (r"\bXeon (?:CPU )?E([357])-?\s?\d{4}[A-Z]*(?: v(\d))?\b", _xeon_e),
     (r"\bXeon (?:CPU )?E-2(\d)\d\d[A-Z]*\b", _by({"1": "skylake", "2": "skylake",
                                                   "3": "rocketlake", "4": "raptorlake"})),
     (r"\bXeon (?:CPU )?W-(\d\d)\d{2,3}[A-Z]*\b", _by({"21": "skylake_avx512",
@@ -312,25 +425,54 @@ X86_MODEL_SCHEMES: tuple[tuple[str, _Pick], ...] = (
     (r"\bXeon Phi (?:CPU )?72(\d\d)\b", lambda m: "knm" if m.group(1) in ("35", "85", "95")
         else "mic_knl"),
     (r"\bXeon (?:CPU )?[XEWL](\d)(\d)\d\d[A-Z]?\b", _xeon_numbered),
+    (r"\bXeon (?:CPU )?(?:30[4-8]0|51[1-6]0)\b", _fixed("core2")),  # Conroe, Woodcrest
     (r"\bCore\s+Ultra [3579] (\d)\d\d([A-Z]*)\b", _core_ultra),
     (r"\bCore\s+[3579] (\d)\d\d[A-Z]*\b", _fixed("raptorlake")),
     (r"\bCore(?:\s+i[3579])?[\s-]+i?([3579])?-?N(\d{2,3})\b", _fixed("gracemont")),
     (r"\bCore\s+i([3579])(?:\s+CPU)?[\s-]+(?:([A-Z])\s+)?(\d{3,5})([A-Z]*\d?)\b", _core),
-    (r"\bCore\s*2 (?:Duo|Quad|Extreme|Solo)?(?:\s+CPU)?\s*([A-Z]{1,2})(\d)\d{3}\b", _core2),
+    (r"\bCore\s*2\s+(?:(?:Duo|Quad|Extreme|Solo)\s+)?(?:CPU\s+)?([A-Z]{1,2})(\d)\d{3}\b",
+     _core2),
+    (r"\bCore\s+(?:i[357]|m[357]|M)\s?-?\s?(\d)Y\d\d\b", _by({"5": "broadwell", "6": "skylake",
+                                                              "7": "skylake", "8": "skylake"})),
+    (r"\bCore\s*2 (?:Duo |Quad )?(?:CPU\s+)?[46]\d{3}\b", _fixed("core2")),  # E4300 as "4300"
+    (r"\bCore (?:Duo|Solo)\b", _fixed("yonah")),
+    (r"\bPentium(?: M\b| III| II)", lambda m: None),  # 32-bit only: no x86-64 target
+    (r"\bPentium D\b", _fixed("nocona")),
+    (r"\bPentium(?: Dual(?:-Core)?)?(?: CPU)? ([ET])(\d)\d{3}\b",
+     lambda m: {"T2": "core2", "T3": "core2", "T4": "penryn", "E5": "penryn",
+                "E6": "penryn"}.get(m.group(1).upper() + m.group(2))),
     (r"\b(?:Pentium|Celeron)(?: Gold| Silver| CPU| Dual-Core)* G(\d{3,4})[A-Z]*\b", _celeron_g),
     (r"\b(?:Pentium|Celeron|Intel)(?: Gold| Silver| CPU| Processor)* ([JN])(\d{2,4})[A-Z]*\b",
      _atom_family),
-    (r"\bAtom(?: CPU)? ((?:x[567]-)?[A-Z]?\d{3,4}[A-Z]*)\b", _atom),
+    (r"\b(Pentium|Celeron)(?: CPU)? ([BP]?)(\d{3,4})[A-Z]*\b", _mobile_pentium),
+    (r"\bAtom(?: CPU| Processor)? ((?:x[567]-)?[A-Z]?\d{3,4}[A-Z]*)\b", _atom),
     (r"\bEPYC (?:Embedded )?\d[0-9A-Z]\d(\d)[A-Z]*\b", _epyc),
     (r"\bThreadripper(?: PRO)? (\d)\d\d\d[A-Z]*\b", _threadripper),
     (r"\bRyzen AI\b", _fixed("zen5")),
+    (r"\bRyzen Embedded [RV](\d)\d{3}", _by({"1": "zen", "2": "zen2", "3": "zen3"})),
     (r"\bRyzen Z1\b", _fixed("zen4")),
+    (r"\bRyzen(?: PRO)? [3579] 2\d0\b", _fixed("zen4")),  # the 200 series: Hawk Point
     (r"\bRyzen(?: PRO)? [3579](?: PRO)? (\d)(\d)(\d)(\d)([A-Z0-9]*)\b", _ryzen),
     (r"\bAthlon(?: PRO| Silver| Gold)? (?:\d{3}(?:GE|G|U)|3\d{3}[A-Z]+)\b", _fixed("zen")),
-    (r"\bFX-?(\d{4})([A-Z]*)\b", _amd_fx),
+    (r"\bFX\s*-?\s*(\d{4})([A-Z]*)\b", _amd_fx),
+    (r"\b(PRO )?A(4|6|8|9|10|12)(?: PRO| Micro)?-(\d{4})([A-Z]*)\b", _amd_apu),
+    (r"\bAthlon X[24] (\d{3})K?\b", _amd_athlon_x),
+    (r"\bE1-2\d{3}\b|\bE[12]-[4-7]\d{3}\b", _fixed("btver2")),  # Kabini, Beema, Carrizo-L
+    (r"\bE-?[2-4][0-5]0[A-Z]?\b|\bE1-1\d{3}\b|\bE2-(?:1800|2000)\b|\bG-T\d\d[A-Z]?\b",
+     _fixed("btver1")),  # Zacate, Ontario, the Bobcat G-series
+    # the G-series SoCs: the first (Kabini, Jaguar) end in A; later letters mix Puma and
+    # Excavator parts (GX-215JJ, GX-420GI): not said
+    (r"\bGX-\d{3}[A-Z]A\b", _fixed("btver2")),
+    (r"\bOpteron X([123])\d{3}", lambda m: "excavator" if m.group(1) == "3" else "btver2"),
+    (r"\bAMD V1\d\d\b", _fixed("k10")),  # Champlain
+    (r"\bE2-9\d{3}\b", _fixed("excavator")),
     (r"\bOpteron(?: Processor)? (\d{3,4})[A-Z]*\b", _opteron),
-    (r"\bPhenom\b|\bAthlon II\b", _fixed("k10")),
-    (r"\bAthlon 64\b|\bTurion\b|\bSempron\b", _fixed("k8")),
+    (r"\bPhenom\b|\bAthlon II\b|\bTurion II\b|\bSempron (?:\d{3}|M1\d\d|X2 \d{3})\b",
+     _fixed("k10")),
+    (r"\bSempron \d{4} APU\b", _fixed("btver2")),
+    # A dual-core K8 has SSE3 (revision E and later); a single core may not: not said.
+    (r"\b(?:Athlon ?64 X2|Athlon 64 Dual|Turion 64 X2|Turion Neo X2|Sempron Dual)\b|"
+     r"\bDual[- ]Core AMD Opteron\b", _fixed("k8-sse3")),
     (r"\bHygon C86\b", _fixed("zen")),  # Dhyana: a licensed Zen
     (r"^AMD EPYC(?: Processor)?(?: \(with IBPB\))?$", _fixed("zen")),  # QEMU's "EPYC"
 )
