@@ -14,11 +14,18 @@ is typed in here. The sources:
 * The PCI ID repository (``pci.ids``): each NVIDIA and AMD device's chip and products, as
   ``lspci`` and ``rocm-smi`` print them (``GA102 [GeForce RTX 3090]``, ``Navi 21 [Radeon RX
   6800/6800 XT / 6900 XT]``), from a git mirror of pciutils/pciids (``$TARGETLANG_PCIIDS_GIT``).
+* AMD's products as pci.ids names them in a chip's brackets (``Navi 10 [Radeon RX 5600 OEM/5600
+  XT / 5700/5700 XT]``), each with its chip's processor.
 * A chip's architecture is read from the products it carries: NVIDIA's compute capability
   and AMD's LLVM processor of every product that the component database (TVM's tags, NVIDIA's
   CUDA GPUs table, AMD's ROCm specifications: ``_data/components.json``) already knows. A
   chip whose products disagree gets none (listed under ``conflicts``). An AMD chip that LLVM
   names (``tahiti``, ``hawaii``, ``polaris10``) has LLVM's processor.
+* AMD's product names of each LLVM processor in TheRock, AMD's ROCm build
+  (``cmake/therock_amdgpu_targets.cmake`` of ROCm/TheRock, ``$TARGETLANG_THEROCK_GIT``):
+  ``therock_add_amdgpu_target(gfx1201 "AMD RX 9070 / XT" ...)`` is the RX 9070 and the RX
+  9070 XT; a name that is a codename (``AMD Strix Halo iGPU``) or of another table's
+  product stays out.
 * LLVM's AMDGPU processors and their aliases: ``llc -mtriple=amdgcn-amd-amdhsa -mcpu=help``,
   each alias compiled to read the processor it stands for (``$TARGETLANG_LLC``, default
   ``llc-19``; TVM's own LLVM is built without the AMDGPU back end).
@@ -47,7 +54,7 @@ from typing import Any
 from shelf import DATA, write_or_check
 
 from targetlang.configuration.components import BRAND_WORDS, find_listed, normal, printed_forms
-from targetlang.configuration.device_names import pci_chip
+from targetlang.configuration.device_names import pci_chip, split_products
 from targetlang.errors import TargetError
 
 OUTPUT = DATA / "devices.json"
@@ -57,6 +64,7 @@ NVIDIA_GIT = Path(os.environ.get("TARGETLANG_NVIDIA_DRIVER_GIT",
 PCIIDS_GIT = Path(os.environ.get("TARGETLANG_PCIIDS_GIT", MIRRORS / "pciutils+pciids" / "repo"))
 ARCHSPEC_GIT = Path(os.environ.get("TARGETLANG_ARCHSPEC_GIT",
                                    MIRRORS / "archspec+archspec-json" / "repo"))
+THEROCK_GIT = Path(os.environ.get("TARGETLANG_THEROCK_GIT", MIRRORS / "ROCm+TheRock" / "repo"))
 LLC = os.environ.get("TARGETLANG_LLC", "llc-19")
 #: PCI vendor IDs.
 NVIDIA, AMD = "10de", "1002"
@@ -104,6 +112,27 @@ def pci_devices(text: str) -> dict[str, dict[str, tuple[str, int]]]:
         if device and vendor in devices:
             devices[vendor][device.group(1)] = (device.group(2).strip(), number)
     return devices
+
+
+def therock_rows(text: str) -> list[dict[str, Any]]:
+    """TheRock's AMDGPU targets: each product name of each target, with its line."""
+    rows = []
+    for number, line in enumerate(text.split("\n"), 1):
+        match = re.match(r'\s*therock_add_amdgpu_target\((gfx[0-9a-f]+)\s+"([^"]*)"', line)
+        if not match:
+            continue
+        gfx, names = match.groups()
+        names = re.sub(r"\s+(?:Laptop\s+)?iGPU$|\s+CDNA$", "", names)
+        if names.startswith("MI"):
+            names = f"AMD Instinct {names}"
+        if not names.startswith("AMD "):
+            continue  # "Vega 10 / MI25": another table's products
+        for product in split_products(names):
+            if re.search(r"\b(?:RX|Radeon|Pro|MI\d+\w*)\b", product) and \
+                    any(c.isdigit() for c in product):
+                rows.append({"name": product, "mcpu": gfx, "line": number,
+                             "row": line.strip()})
+    return rows
 
 
 def _architecture(name: str, *, printed: bool = True) -> str | None:
@@ -234,9 +263,17 @@ def nvidia(driver: list[tuple[str, str, int]], pci: dict[str, tuple[str, int]]
         conflicts
 
 
-def amd(pci: dict[str, tuple[str, int]], processors: dict[str, str]
-        ) -> tuple[dict[str, Any], dict[str, Any]]:
+def _amd_key(name: str) -> str:
+    """A product's name without its vendor and line words (``AMD Radeon RX 9070`` and ``AMD RX
+    9070`` alike): how TheRock's names meet pci.ids'."""
+    return normal(re.sub(r"\b(?:AMD|Radeon|Instinct)\b", "", name))
+
+
+def amd(pci: dict[str, tuple[str, int]], processors: dict[str, str],
+        therock: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any],
+                                                list[dict[str, Any]]]:
     evidence: dict[str, dict[str, Any]] = {}
+    by_key = {_amd_key(row["name"]): row["mcpu"] for row in therock}
     for name, _ in pci.values():
         chip, products = pci_chip(name)
         if not chip:
@@ -246,10 +283,39 @@ def amd(pci: dict[str, tuple[str, int]], processors: dict[str, str]
             _evidence(evidence, chip, own, f"LLVM processor {chip.casefold()}")
         for product in products:
             arch = _architecture(product if product.startswith("AMD ") else f"AMD {product}",
-                                 printed=False)
+                                 printed=False) or by_key.get(_amd_key(product)) \
+                or processors.get(product.casefold())  # "Ellesmere [Polaris10]": LLVM's name
             if arch:
                 _evidence(evidence, chip, arch, product)
-    return chips(evidence, "mcpu")
+    table, conflicts = chips(evidence, "mcpu")
+    products = []
+    named: dict[str, list[dict[str, Any]]] = {}
+    for device, (name, line) in sorted(pci.items()):
+        chip, listed = pci_chip(name)
+        if chip not in table:
+            continue
+        for product in listed:
+            if re.search(r"\b(?:RX|Pro|Radeon|Instinct|FirePro)\b", product) and \
+                    re.search(r"\d", product) and not re.search(
+                        r"\b(?:Graphics|APU|Series|Engineering|Sample|MxGPU)\b", product):
+                # (not a family, an integrated part's label or a virtual function)
+                full = product if product.startswith("AMD ") else f"AMD {product}"
+                named.setdefault(_amd_key(full), []).append(
+                    {"name": full, "mcpu": table[chip]["mcpu"], "line": line,
+                     "row": f"{device}  {name}", "source": "pci-ids"})
+    therock_keys = {_amd_key(row["name"]) for row in therock}
+    for key, rows in sorted(named.items()):
+        if len({r["mcpu"] for r in rows}) == 1 and key not in therock_keys and \
+                _architecture(rows[0]["name"], printed=False) is None:
+            products.append(rows[0])  # one architecture wherever pci.ids names it
+    for row in therock:
+        known = _architecture(row["name"])  # "AMD RX 6800" is ROCm's "AMD Radeon RX 6800"
+        if known is None:
+            products.append({**row, "source": "amd-therock"})
+        elif known != row["mcpu"]:
+            raise SystemExit(f"TheRock line {row['line']}: {row['name']} is {row['mcpu']}, "
+                             f"but the component tables say {known}")
+    return table, conflicts, products
 
 
 def archspec_table(text: str, llvm_cpus: set[str]) -> dict[str, Any]:
@@ -304,7 +370,11 @@ def build() -> dict[str, Any]:
     driver = driver_rows(readme)
     nvidia_chips, products, boards, nvidia_conflicts = nvidia(
         driver, {d: v for d, v in devices[NVIDIA].items()})
-    amd_chips, amd_conflicts = amd(devices[AMD], processors)
+    sources["amd-therock"], targets = _source(
+        THEROCK_GIT, "ROCm/TheRock", "cmake/therock_amdgpu_targets.cmake",
+        "AMD's product names of each LLVM AMDGPU processor (TheRock, AMD's ROCm build)")
+    amd_chips, amd_conflicts, amd_products = amd(devices[AMD], processors,
+                                                 therock_rows(targets))
     llvm_cpus = {n for family in components["cpus"].values() for n in family["names"]}
     return {
         "about": "The vendors' device tables; generated by scripts/generate_devices.py "
@@ -314,6 +384,7 @@ def build() -> dict[str, Any]:
                    "boards": boards,
                    "driver_rows": len(driver), "pci_devices": len(devices[NVIDIA])},
         "amd": {"chips": amd_chips, "conflicts": amd_conflicts, "processors": processors,
+                "products": amd_products,
                 "pci_devices": len(devices[AMD])},
         "microarchitectures": archspec_table(uarch, llvm_cpus),
     }

@@ -11,7 +11,8 @@
   ``rocm -mcpu=gfx90a``); a product that is also a tag of the dialect is that tag;
 * the products of NVIDIA's driver table (the names ``nvidia-smi`` prints: ``NVIDIA H800``,
   ``NVIDIA GeForce RTX 3060 Laptop GPU``) no tag or product above names, with the
-  architecture of their chip (``pci.ids``);
+  architecture of their chip (``pci.ids``); AMD's product names of each processor in TheRock
+  and the AMD products ``pci.ids`` names for a chip of one processor;
 * every AMDGPU processor LLVM knows (``gfx90a``; its aliases, ``tahiti``, are names of it) and
   every CUDA compute capability of the tables (``sm_86``): a GPU known by its architecture
   only is that architecture's component;
@@ -108,6 +109,8 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (r"\s+\d+-Core Processor$", ""),                 # AMD EPYC 7742 64-Core Processor
         (r"\s+(?:CPU|Processor)$", ""),
         (r"\s+Developer Kit$", ""),                      # NVIDIA Jetson Nano Developer Kit
+        (r"(?<=\d\w)\s+Graphics$", ""),                  # AMD Radeon(TM) 780M Graphics
+        (r"(?<=\d)\s+Series$", ""),                      # Radeon RX 590 Series
         (r"\s+Rev\s+\d+(?:\.\d+)*$", ""),                # Raspberry Pi 4 Model B Rev 1.4
         (r"\bModel\s+(?=[A-Z]\b)", ""),                  # Raspberry Pi 4 Model B
         (r"^amdgcn-amd-amdhsa--", ""),                   # rocminfo's ISA name
@@ -532,6 +535,14 @@ def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
         entries[row["name"]] = Entry(row["name"], "product", target, cites,
                                      (normal(row["name"]),),
                                      tuple(dict.fromkeys(_without_brands(row["name"].split()))))
+    for row in devices["amd"]["products"]:
+        try:
+            target = from_json({"kind": "rocm", "mcpu": row["mcpu"]}, dialect=dialect)
+        except TargetError:
+            break
+        entries[row["name"]] = Entry(row["name"], "product", target, (
+            {**sources[row["source"]], "line": row["line"], "row": row["row"]},),
+            (normal(row["name"]),), tuple(dict.fromkeys(_without_brands(row["name"].split()))))
     archs = {str(e.target.attrs["arch"]) for e in entries.values()
              if e.target.kind == "cuda" and isinstance(e.target.attrs.get("arch"), str)}
     archs |= {chip["arch"] for chip in nvidia["chips"].values()}

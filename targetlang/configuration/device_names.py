@@ -93,9 +93,12 @@ def split_products(text: str) -> list[str]:
     model = first[:model_at + 1]  # "Radeon RX 6800"
     for part in parts[1:]:
         words = part.split()
-        if any(c.isdigit() for c in words[0]):
-            out.append(" ".join([*line, *words]))  # "6800 XT": another model of the line
-        elif len(words) > 1 and any(any(c.isdigit() for c in w) for w in words[1:]):
+        letters = re.sub(r"[^A-Za-z].*", "", words[0])  # "MI" of "MI355X"
+        if words[0][0].isdigit() or (letters and model_at < len(first)
+                                     and first[model_at].startswith(letters)):
+            out.append(" ".join([*line, *words]))  # "6800 XT", "MI355X": a model of the line
+        elif any(c.isdigit() for c in part):
+            # "R9 280X", "Pro 5300": a model of another line of the brand
             out.append(" ".join([*first[:1], *words]) if words[0] not in first else part)
         else:
             out.append(" ".join([*model, *words]))  # "Mobile": a variant of the model

@@ -193,8 +193,9 @@ def test_pci_device_names_read_by_chip_and_products() -> None:
     assert pci_chip("GV100GL [Tesla V100 PCIe 16GB]")[0] == "GV100"
     assert split_products("Radeon RX 5500/5500M / Pro 5300") == [
         "Radeon RX 5500", "Radeon RX 5500M", "Radeon Pro 5300"]
-    with pytest.raises(UnknownComponentError):
-        tl.component("Navi 48 [Radeon RX 9070/9070 XT]")  # RDNA4: no vendor table in reach
+    # RDNA4: AMD's ROCm build names gfx1201's products, pci.ids says they are Navi 48
+    assert tl.component("Navi 48 [Radeon RX 9070/9070 XT]").name == "gfx1201"
+    assert tl.component("AMD Radeon RX 9070 XT").target.attrs["mcpu"] == "gfx1201"
 
 
 @pytest.mark.parametrize(("reading", "uarch"), [
