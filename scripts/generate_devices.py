@@ -250,17 +250,54 @@ def nvidia(driver: list[tuple[str, str, int]], pci: dict[str, tuple[str, int]]
             continue
         key = normal(reading)
         row = products.setdefault(key, {"name": reading, "arch": table[chip]["arch"],
-                                        "chips": [], "devices": [], "printed": [],
-                                        "lines": [], "pci_lines": []})
+                                        "chips": [], "pci": [], "printed": [], "lines": []})
         if row["arch"] != table[chip]["arch"]:
             raise SystemExit(f"driver README line {line}: {name} is on {chip} "
                              f"({table[chip]['arch']}), but also {row['chips']} ({row['arch']})")
-        for field, value in (("chips", chip), ("devices", device), ("printed", name),
-                             ("lines", line), ("pci_lines", pci[device][1])):
+        for field, value in (("chips", chip), ("printed", name), ("lines", line),
+                             ("pci", [device, chip, pci[device][1]])):
             if value not in row[field]:
                 row[field].append(value)
+    _pci_products(pci, table, products)
     return table, sorted(products.values(), key=lambda r: r["name"].casefold()), boards, \
         conflicts
+
+
+def _pci_products(pci: dict[str, tuple[str, int]], table: dict[str, Any],
+                  products: dict[str, dict[str, Any]]) -> None:
+    """The products pci.ids names for a chip of one architecture (``GV100GL [Tesla V100S PCIe
+    32GB]``, ``GP108M [GeForce MX250]``) that neither the tables nor the driver's table has:
+    as a tool prints them (``NVIDIA`` and the product), each with its chip's architecture; a
+    name pci.ids gives chips of two architectures (``GeForce GT 730``) stays out."""
+    found: dict[str, dict[str, Any]] = {}
+    clash: set[str] = set()
+    for device, (name, line) in sorted(pci.items()):
+        chip, listed = pci_chip(name)
+        if chip not in table:
+            continue
+        for product in listed:
+            if not re.search(r"\d", product) or re.search(
+                    r"\b(?:Engineering|Sample|Series|Graphics|Switch|Bridge|Audio|USB)\b",
+                    product):
+                continue
+            printed = product if product.startswith("NVIDIA ") else f"NVIDIA {product}"
+            reading = printed_forms(printed)[-1]
+            if not re.search(r"\d", reading) or "FAKE" in reading:
+                continue  # "GeForce RTX 16GB" of a "/"-list: no model left once read
+            key = normal(reading)
+            row = found.setdefault(key, {"name": reading, "arch": table[chip]["arch"],
+                                         "chips": [], "pci": [], "printed": [], "lines": []})
+            if row["arch"] != table[chip]["arch"]:
+                clash.add(key)
+            if chip not in row["chips"]:
+                row["chips"].append(chip)
+            row["pci"].append([device, chip, line])
+            if printed not in row["printed"]:
+                row["printed"].append(printed)
+    for key, row in found.items():
+        if key in clash or key in products or _architecture(row["printed"][0]):
+            continue
+        products[key] = row
 
 
 def _amd_key(name: str) -> str:

@@ -119,6 +119,7 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("form factor and memory", (
         (r"\s+MIG\s+\d+g\.\d+gb$", ""),                    # a MIG slice: ... MIG 1g.10gb
         (r"\s+VF$", ""),                                 # an SR-IOV virtual function
+        (r"^(?:GRID\s+|(NVIDIA\s+|Tesla\s+))(\S+)-\d+[ABCQ]$", r"\1\2"),  # a vGPU: A10-24Q
         (r"-SHARED$", ""),                               # a GPU shared by time-slicing (GFD)
         (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),  # Tesla K40m, K40c: module, card
         (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
@@ -513,6 +514,13 @@ def _database(dialect: str, vendor_tables: bool = True) -> _Database:
                      spelled, by_arch, lines)
 
 
+def _chip_reason(chip: Mapping[str, Any]) -> str:
+    """Why a chip has its architecture: the products of it the tables know, or its family."""
+    if chip.get("inferred"):
+        return f"as its family {', '.join(chip['inferred'])}"
+    return f"as {', '.join(chip['by'])}"
+
+
 def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
     """The products of NVIDIA's driver table that no tag or product table has, each AMDGPU
     processor LLVM knows (``gfx90a``, with its aliases: ``tahiti`` is ``gfx600``), and each
@@ -527,11 +535,10 @@ def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
         except TargetError:
             break  # a dialect without the kind
         cites = tuple({**sources["nvidia-driver"], "line": line, "row": printed}
-                      for line, printed in zip(row["lines"], row["printed"]))
+                      for line, printed in zip(row["lines"], row["printed"]))  # none: pci.ids
         cites += tuple({**sources["pci-ids"], "line": line, "row": f"{device} ({chip}: "
-                        f"{row['arch']}, as {', '.join(nvidia['chips'][chip]['by'])})"}
-                       for line, device, chip in zip(row["pci_lines"], row["devices"],
-                                                     row["chips"]))
+                        f"{row['arch']}, {_chip_reason(nvidia['chips'][chip])})"}
+                       for device, chip, line in row["pci"])
         entries[row["name"]] = Entry(row["name"], "product", target, cites,
                                      (normal(row["name"]),),
                                      tuple(dict.fromkeys(_without_brands(row["name"].split()))))
