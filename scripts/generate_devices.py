@@ -14,6 +14,9 @@ is typed in here. The sources:
 * The PCI ID repository (``pci.ids``): each NVIDIA and AMD device's chip and products, as
   ``lspci`` and ``rocm-smi`` print them (``GA102 [GeForce RTX 3090]``, ``Navi 21 [Radeon RX
   6800/6800 XT / 6900 XT]``), from a git mirror of pciutils/pciids (``$TARGETLANG_PCIIDS_GIT``).
+* The products pci.ids names for an NVIDIA chip of one architecture that neither table has
+  (``GV100GL [Tesla V100S PCIe 32GB]``), read as the library reads a printed name; a name
+  given chips of two architectures (``GeForce GT 730``) stays out.
 * AMD's products as pci.ids names them in a chip's brackets (``Navi 10 [Radeon RX 5600 OEM/5600
   XT / 5700/5700 XT]``), each with its chip's processor.
 * A chip's architecture is read from the products it carries: NVIDIA's compute capability

@@ -743,17 +743,21 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     db = _database(dialect)
     try:
         return _find(db, name, dialect)
-    except UnknownComponentError:
+    except _NotFound as missing:
         found = _by_scheme(db, name)
         if found is None:
-            raise
+            raise missing.error(db, dialect) from None
         return found, 4
 
 
 def find_listed(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     """What :func:`find` finds in the database without the vendors' device tables and
     schemes (``scripts/generate_devices.py`` reads a product's architecture off it)."""
-    return _find(_database(dialect, False), name, dialect)
+    db = _database(dialect, False)
+    try:
+        return _find(db, name, dialect)
+    except _NotFound as missing:
+        raise missing.error(db, dialect) from None
 
 
 def _find(db: _Database, name: str, dialect: str) -> tuple[Entry, int]:
@@ -801,20 +805,35 @@ def _find(db: _Database, name: str, dialect: str) -> tuple[Entry, int]:
         raise AmbiguousComponentError(
             f"component name {name!r}{read_as} is ambiguous: it names {listed}; give one of "
             "those names")
-    key = normal(reading)
-    close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12, cutoff=0.6)
-    names = list(dict.fromkeys([*hints, *(n for k in close for table in db.rounds
-                                          for n in table.get(k, ()))]))[:5]
-    hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
-    raise UnknownComponentError(
-        f"unknown component {name!r}{read_as} in dialect {dialect}{hint} (the database: "
-        "every registered tag, GPU products, CPU names; `targetlang component --list`)")
+    raise _NotFound(name, reading, tuple(hints))
+
+
+class _NotFound(Exception):
+    """No entry has that name; the refusal's closest candidates are worked out only where it
+    is raised to the caller (the vendors' schemes may still read the name)."""
+
+    def __init__(self, name: str, reading: str, hints: tuple[str, ...]) -> None:
+        super().__init__(name)
+        self.name, self.reading, self.hints = name, reading, hints
+
+    def error(self, db: _Database, dialect: str) -> UnknownComponentError:
+        read_as = f" (read as {self.reading!r})" if self.reading != self.name else ""
+        key = normal(self.reading)
+        close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12,
+                                          cutoff=0.6)
+        names = list(dict.fromkeys([*self.hints, *(n for k in close for table in db.rounds
+                                                   for n in table.get(k, ()))]))[:5]
+        hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
+        return UnknownComponentError(
+            f"unknown component {self.name!r}{read_as} in dialect {dialect}{hint} (the "
+            "database: every registered tag, GPU products, CPU names; `targetlang component "
+            "--list`)")
 
 
 def _listed(db: _Database, name: str) -> Entry | None:
     try:
         return _find(db, name, DEFAULT_DIALECT)[0]
-    except TargetError:
+    except (_NotFound, TargetError):
         return None
 
 
