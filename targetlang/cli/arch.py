@@ -174,5 +174,7 @@ def _essence(target: Any) -> str:
 def _cite(source: Any) -> str:
     if "url" in source:
         return f"{source['url']}#L{source['line']} ({source['row']})"
-    where = source.get("tag") or source.get("model") or source.get("family") or ""
-    return f"{source['what']} ({where}), {source.get('file', source['recorded'])}"
+    where = source.get("tag") or source.get("model") or source.get("family") or \
+        source.get("processor") or ""
+    what = f"{source['what']} ({where})" if where else source["what"]
+    return f"{what}, {source.get('file', source['recorded'])}"

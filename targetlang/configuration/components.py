@@ -9,6 +9,13 @@
   NVIDIA's CUDA GPUs list as Ollama's documentation transcribes it) and AMD's ROCm
   specifications (``NVIDIA H200`` is ``cuda -arch=sm_90``, ``AMD Instinct MI250X`` is
   ``rocm -mcpu=gfx90a``); a product that is also a tag of the dialect is that tag;
+* the products of NVIDIA's driver table (the names ``nvidia-smi`` prints: ``NVIDIA H800``,
+  ``NVIDIA GeForce RTX 3060 Laptop GPU``) no tag or product above names, with the
+  architecture of their chip (``pci.ids``); AMD's product names of each processor in TheRock
+  and the AMD products ``pci.ids`` names for a chip of one processor;
+* every AMDGPU processor LLVM knows (``gfx90a``; its aliases, ``tahiti``, are names of it) and
+  every CUDA compute capability of the tables (``sm_86``): a GPU known by its architecture
+  only is that architecture's component;
 * CPU names LLVM knows: an AArch64 CPU (``cortex-a72``) is ``llvm -mtriple=aarch64-linux-gnu
   -mcpu=...``, an x86 CPU (``skylake``) ``llvm -mtriple=x86_64-linux-gnu -mcpu=...``, an
   AArch32-only A-profile CPU (``cortex-a9``) ``llvm -mtriple=armv7l-linux-gnueabihf
@@ -16,8 +23,9 @@
   AArch64 and Arm reads as AArch64; ``generic`` names no CPU. Give ``-mtriple`` yourself
   (``parse``) for another OS.
 
-The facts come from ``_data/components.json`` (``scripts/generate_components.py``, each row
-with its source) and the dialect's tags.
+The facts come from ``_data/components.json`` (``scripts/generate_components.py``) and
+``_data/devices.json`` (``scripts/generate_devices.py``), each row with its source, and the
+dialect's tags.
 
 Names are matched without regard to case, spaces, ``-`` and ``_``, in three rounds; the first
 round that finds something decides, and finding two components there is an ambiguity:
@@ -36,8 +44,13 @@ round that finds something decides, and finding two components there is an ambig
    V100-SXM2-16GB`` is ``nvidia/nvidia-v100``); then a product named without the variant
    words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), words held in
    several names (``Orin``: refused, listing them), one of rocminfo's ``A/B`` names, or an AMD
-   architecture (``gfx90a``: refused, listing the products that have it). A name that could
-   be two products is refused, never guessed.
+   architecture unknown to LLVM (refused, listing the products that have it); then, for a
+   name no table lists, the vendors' naming schemes (``targetlang.configuration.device_names``): a PCI device
+   name (``Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]``), an NVIDIA laptop part, an x86 CPU
+   by its model number (``Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz`` is ``skylake-avx512``).
+
+Names that denote the same target are not ambiguous (``one_target`` says which one is
+the answer); a name that could be two targets is refused, never guessed.
 """
 
 from __future__ import annotations
@@ -56,6 +69,7 @@ from .._equality import EqualAsJson
 from .._schema.resources import data_text
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse, tags
+from .device_names import laptop_base, pci_chip, pci_device_name, x86_microarchitecture
 
 __all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
            "UnknownComponentError", "component", "component_names"]
@@ -87,12 +101,16 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (r"\((?:R|TM)\)|®|™", " "),                     # Intel(R) Core(TM)
     )),
     ("what the tool adds", (
+        (r"_", " "),                                     # NVIDIA_A100_80GB: a variable's name
+        (r"^(NVIDIA|Tesla|Quadro|GeForce|AMD)-(?=\S+$)", r"\1 "),  # a label: Tesla-V100-SXM2-16GB
         (r"^\d+(?:st|nd|rd|th) Gen\s+", ""),             # 13th Gen Intel Core i9-13950HX
         (r"\s*\bCPU\s*@\s*[\d.]+\s*[GM]Hz$", ""),        # ... CPU @ 2.50GHz
         (r"\s*@\s*[\d.]+\s*[GM]Hz$", ""),                # ... i7-1165G7 @ 2.80GHz
         (r"\s+\d+-Core Processor$", ""),                 # AMD EPYC 7742 64-Core Processor
         (r"\s+(?:CPU|Processor)$", ""),
         (r"\s+Developer Kit$", ""),                      # NVIDIA Jetson Nano Developer Kit
+        (r"(?<=\d\w)\s+Graphics$", ""),                  # AMD Radeon(TM) 780M Graphics
+        (r"(?<=\d)\s+Series$", ""),                      # Radeon RX 590 Series
         (r"\s+Rev\s+\d+(?:\.\d+)*$", ""),                # Raspberry Pi 4 Model B Rev 1.4
         (r"\bModel\s+(?=[A-Z]\b)", ""),                  # Raspberry Pi 4 Model B
         (r"^amdgcn-amd-amdhsa--", ""),                   # rocminfo's ISA name
@@ -101,10 +119,12 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("form factor and memory", (
         (r"\s+MIG\s+\d+g\.\d+gb$", ""),                    # a MIG slice: ... MIG 1g.10gb
         (r"\s+VF$", ""),                                 # an SR-IOV virtual function
+        (r"^(?:GRID\s+|(NVIDIA\s+|Tesla\s+))(\S+)-\d+[ABCQ]$", r"\1\2"),  # a vGPU: A10-24Q
+        (r"-SHARED$", ""),                               # a GPU shared by time-slicing (GFD)
         (r"^((?:NVIDIA\s+)?Tesla\s+K\d+X?)[mc]$", r"\1"),  # Tesla K40m, K40c: module, card
         (r"[-\s](?:SXM\d*|PCIe|DGXS|FHHL|NVL|PG\d{3}-\d{3})(?=[-\s]|$)", " "),  # -SXM4, PCIe
         (r"[-\s]\d+\s?GB(?=[-\s]|$)", " "),              # -80GB, 80GB
-        (r"\s+HBM\d?e?(?=\s|$)", " "),                   # HBM3
+        (r"[-\s]HBM\d?e?(?=[-\s]|$)", " "),              # HBM3
     )),
     ("TVM's spelling", (
         (r"^Raspberry Pi\s*", "rasp"),                   # Raspberry Pi 3 Model B: rasp3b
@@ -363,6 +383,13 @@ def _facts() -> Mapping[str, Any]:
     return data
 
 
+@functools.cache
+def _devices() -> Mapping[str, Any]:
+    """The vendors' device tables (``_data/devices.json``, ``scripts/generate_devices.py``)."""
+    data: Mapping[str, Any] = json.loads(data_text("devices.json"))
+    return data
+
+
 @dataclass(frozen=True)
 class _Database:
     entries: Mapping[str, Entry]
@@ -406,7 +433,9 @@ def _index(entries: Mapping[str, Entry], attr: str) -> Mapping[str, tuple[str, .
 
 
 @functools.cache
-def _database(dialect: str) -> _Database:
+def _database(dialect: str, vendor_tables: bool = True) -> _Database:
+    """The database of ``dialect``; ``vendor_tables=False`` leaves out what
+    ``_data/devices.json`` adds (its generator reads the database without it)."""
     facts = _facts()
     sources = facts["sources"]
     registered = tags(dialect)
@@ -459,6 +488,8 @@ def _database(dialect: str) -> _Database:
             short += [normal("".join(stem)), *_without_brands(stem)]
         entries[row["name"]] = Entry(row["name"], "product", target, cites(row),
                                      (normal(row["name"]),), tuple(dict.fromkeys(short)))
+    if vendor_tables:
+        _add_vendor_tables(entries, dialect)
     seen: set[str] = {normal(name) for name in entries}
     for family in _CPU_FAMILIES:
         info = facts["cpus"][family]
@@ -481,6 +512,71 @@ def _database(dialect: str) -> _Database:
     return _Database(MappingProxyType(entries), (_index(entries, "names"),
                                                  _index(entries, "short_names")),
                      spelled, by_arch, lines)
+
+
+def _chip_reason(chip: Mapping[str, Any]) -> str:
+    """Why a chip has its architecture: the products of it the tables know, or its family."""
+    if chip.get("inferred"):
+        return f"as its family {', '.join(chip['inferred'])}"
+    return f"as {', '.join(chip['by'])}"
+
+
+def _add_vendor_tables(entries: dict[str, Entry], dialect: str) -> None:
+    """The products of NVIDIA's driver table that no tag or product table has, each AMDGPU
+    processor LLVM knows (``gfx90a``, with its aliases: ``tahiti`` is ``gfx600``), and each
+    CUDA compute capability the tables give (``sm_86``): a GPU known only by its
+    architecture is that architecture's component."""
+    devices = _devices()
+    sources = devices["sources"]
+    nvidia = devices["nvidia"]
+    for row in nvidia["products"]:
+        try:
+            target = from_json({"kind": "cuda", "arch": row["arch"]}, dialect=dialect)
+        except TargetError:
+            break  # a dialect without the kind
+        cites = tuple({**sources["nvidia-driver"], "line": line, "row": printed}
+                      for line, printed in zip(row["lines"], row["printed"]))  # none: pci.ids
+        cites += tuple({**sources["pci-ids"], "line": line, "row": f"{device} ({chip}: "
+                        f"{row['arch']}, {_chip_reason(nvidia['chips'][chip])})"}
+                       for device, chip, line in row["pci"])
+        entries[row["name"]] = Entry(row["name"], "product", target, cites,
+                                     (normal(row["name"]),),
+                                     tuple(dict.fromkeys(_without_brands(row["name"].split()))))
+    for row in devices["amd"]["products"]:
+        try:
+            target = from_json({"kind": "rocm", "mcpu": row["mcpu"]}, dialect=dialect)
+        except TargetError:
+            break
+        entries[row["name"]] = Entry(row["name"], "product", target, (
+            {**sources[row["source"]], "line": row["line"], "row": row["row"]},),
+            (normal(row["name"]),), tuple(dict.fromkeys(_without_brands(row["name"].split()))))
+    archs = {str(e.target.attrs["arch"]) for e in entries.values()
+             if e.target.kind == "cuda" and isinstance(e.target.attrs.get("arch"), str)}
+    archs |= {chip["arch"] for chip in nvidia["chips"].values()}
+    for arch in sorted(archs, key=lambda a: (len(a), a)):
+        if not re.fullmatch(r"sm_\d+", arch):
+            continue  # sm_90a: a feature set of sm_90, not an architecture of its own
+        try:
+            target = from_json({"kind": "cuda", "arch": arch}, dialect=dialect)
+        except TargetError:
+            break
+        major, minor = arch[3:-1], arch[-1]
+        entries[arch] = Entry(arch, "architecture", target, (
+            {"what": f"CUDA compute capability {major}.{minor} (nvcc's {arch})",
+             "recorded": "the compute capabilities of NVIDIA's tables (_data/components.json, "
+                         "_data/devices.json)"},), (normal(arch),), ())
+    aliases: dict[str, list[str]] = {}
+    for name, gfx in devices["amd"]["processors"].items():
+        aliases.setdefault(gfx, []).append(name)
+    for gfx in sorted(aliases, key=lambda g: (len(g), g)):
+        try:
+            target = from_json({"kind": "rocm", "mcpu": gfx}, dialect=dialect)
+        except TargetError:
+            break
+        names = sorted(aliases[gfx], key=lambda n: (n != gfx, n))
+        entries[gfx] = Entry(gfx, "processor", target, (
+            {**sources["llvm-amdgpu"], "processor": gfx, "aliases": names[1:]},),
+            tuple(normal(n) for n in names), ())
 
 
 def _name_tables(entries: Mapping[str, Entry], aliases: Mapping[str, list[str]]
@@ -553,14 +649,23 @@ def _rounds(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
     return (), 0
 
 
+def _x86_cpu(entry: Entry) -> bool:
+    return entry.origin == "cpu" and str(entry.target.attrs.get("mtriple", "")).startswith("x86")
+
+
 def _read(db: _Database, name: str) -> tuple[tuple[str, ...], int]:
-    """What a name, or a printed name read by the rules, finds; round 4: a reading."""
+    """What a name, or a printed name read by the rules, finds; round 4: a reading. A reading
+    never finds an x86 CPU by LLVM's name: the brands that are also LLVM's names (``AMD
+    Athlon``, ``Intel Pentium``, ``Intel Atom``) span many cores -- the model number says
+    which (``targetlang.configuration.device_names``)."""
     for number, form in enumerate(printed_forms(name)):
         given = tuple(form.split())
         for words in _brandless(given):
             dropped = given[:len(given) - len(words)]
             found, round_number = _rounds(db, " ".join(words))
             found = tuple(n for n in found if db.fits(n, dropped))
+            if number or dropped:
+                found = tuple(n for n in found if not _x86_cpu(db.entries[n]))
             if found:
                 return found, round_number if number == 0 and not dropped else 4
     return (), 0
@@ -589,16 +694,73 @@ def _variants(db: _Database, form: str) -> tuple[list[str], list[str]]:
     return variants, [*variants, *(n for n in others if n not in variants)]
 
 
+def _compatible(one: Target, other: Target) -> bool:
+    """Whether two targets denote the same target: one kind, and every attribute both state
+    (their hosts' too) the same (``nvidia/gtx1080ti`` states less of the GTX 1080 Ti than
+    ``nvidia/geforce-gtx-1080-ti``, and nothing else)."""
+    if one.kind != other.kind:
+        return False
+    if any(one.attrs[key] != other.attrs[key] for key in one.attrs.keys() & other.attrs.keys()):
+        return False
+    return one.host is None or other.host is None or _compatible(one.host, other.host)
+
+
+def _facts_stated(target: Target) -> int:
+    return len(target.attrs) + (_facts_stated(target.host) if target.host is not None else 0)
+
+
+def one_target(db: _Database, found: tuple[str, ...]) -> tuple[str, ...]:
+    """Names that denote the same target are not ambiguous: of such names, the one that
+    states the most of the target (``nvidia/geforce-gtx-1080-ti`` over ``nvidia/gtx1080ti``);
+    among equals, their architecture's component where it states as much (``MI50`` is an
+    MI50 of 16 or 32 GB: ``gfx906``), else the first found (the database's order: tags,
+    presets, products, ...). Names of different targets are returned as found."""
+    if len(found) < 2:
+        return found
+    targets = [db.entries[n].target for n in found]
+    if not all(_compatible(a, b) for i, a in enumerate(targets) for b in targets[i + 1:]):
+        return found
+    most = max(_facts_stated(t) for t in targets)
+    best = next(i for i, t in enumerate(targets) if _facts_stated(t) == most)
+    arch = _architecture_entry(db, targets[best])
+    if arch is not None and _facts_stated(arch.target) == most \
+            and all(_compatible(arch.target, t) for t in targets):
+        return (arch.name,)
+    return (found[best],)
+
+
 def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     """The database entry a name stands for, and the round that found it.
 
     Rounds 1-3 (the module docstring) read the name as given; round 4 a name as a machine
     prints it, read by :data:`PRINTED_NAME_RULES`, or a product named without its variant
-    word. A name that could be two products is refused, never guessed.
+    word, or -- where the database has no such name -- by the vendors' naming schemes
+    (``targetlang.configuration.device_names``). A name that could be two targets is
+    refused, never guessed; names of one target are that target.
     """
     if not isinstance(name, str):
         raise UnknownComponentError(f"a component name is a string, not {type_name(name)}")
     db = _database(dialect)
+    try:
+        return _find(db, name, dialect)
+    except _NotFound as missing:
+        found = _by_scheme(db, name)
+        if found is None:
+            raise missing.error(db, dialect) from None
+        return found, 4
+
+
+def find_listed(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
+    """What :func:`find` finds in the database without the vendors' device tables and
+    schemes (``scripts/generate_devices.py`` reads a product's architecture off it)."""
+    db = _database(dialect, False)
+    try:
+        return _find(db, name, dialect)
+    except _NotFound as missing:
+        raise missing.error(db, dialect) from None
+
+
+def _find(db: _Database, name: str, dialect: str) -> tuple[Entry, int]:
     found, round_number = _read(db, name)
     reading = printed_forms(name)[-1]
     read_as = f" (read as {reading!r})" if reading != name else ""
@@ -608,8 +770,10 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
         named = list(dict.fromkeys(n for part in parts for n in part))
         if all(parts) and len(named) == 1:
             return db.entries[named[0]], 4
+        if all(parts) and len(one_target(db, tuple(named))) == 1:
+            return db.entries[one_target(db, tuple(named))[0]], 4
         if len(named) > 1:
-            found = tuple(named)
+            found, round_number = tuple(named), 4
     if not found and _GFX_NAME.fullmatch(normal(reading)):
         products = db.by_arch.get(normal(reading), ())
         listed = ", ".join(products)
@@ -624,6 +788,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
             + f"; give a product's name, or the target `rocm -mcpu={normal(reading)}`")
     if not found:
         variants, extended = _variants(db, reading)
+        round_number = 4
         if len(variants) == 1:
             return db.entries[variants[0]], 4
         if variants:
@@ -632,6 +797,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
             found = tuple(extended)
         else:
             hints = extended[:5]
+    found = one_target(db, found)
     if len(found) == 1:
         return db.entries[found[0]], round_number
     if found:
@@ -639,14 +805,82 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
         raise AmbiguousComponentError(
             f"component name {name!r}{read_as} is ambiguous: it names {listed}; give one of "
             "those names")
-    key = normal(reading)
-    close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12, cutoff=0.6)
-    names = list(dict.fromkeys([*hints, *(n for k in close for table in db.rounds
-                                          for n in table.get(k, ()))]))[:5]
-    hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
-    raise UnknownComponentError(
-        f"unknown component {name!r}{read_as} in dialect {dialect}{hint} (the database: "
-        "every registered tag, GPU products, CPU names; `targetlang component --list`)")
+    raise _NotFound(name, reading, tuple(hints))
+
+
+class _NotFound(Exception):
+    """No entry has that name; the refusal's closest candidates are worked out only where it
+    is raised to the caller (the vendors' schemes may still read the name)."""
+
+    def __init__(self, name: str, reading: str, hints: tuple[str, ...]) -> None:
+        super().__init__(name)
+        self.name, self.reading, self.hints = name, reading, hints
+
+    def error(self, db: _Database, dialect: str) -> UnknownComponentError:
+        read_as = f" (read as {self.reading!r})" if self.reading != self.name else ""
+        key = normal(self.reading)
+        close = difflib.get_close_matches(key, [*db.rounds[0], *db.rounds[1]], n=12,
+                                          cutoff=0.6)
+        names = list(dict.fromkeys([*self.hints, *(n for k in close for table in db.rounds
+                                                   for n in table.get(k, ()))]))[:5]
+        hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
+        return UnknownComponentError(
+            f"unknown component {self.name!r}{read_as} in dialect {dialect}{hint} (the "
+            "database: every registered tag, GPU products, CPU names; `targetlang component "
+            "--list`)")
+
+
+def _listed(db: _Database, name: str) -> Entry | None:
+    try:
+        return _find(db, name, DEFAULT_DIALECT)[0]
+    except (_NotFound, TargetError):
+        return None
+
+
+def _architecture_entry(db: _Database, target: Target) -> Entry | None:
+    """The architecture component of a GPU's target (``sm_86``, ``gfx90a``), if any."""
+    value = target.attrs.get("arch" if target.kind == "cuda" else "mcpu")
+    if target.kind not in ("cuda", "rocm") or not isinstance(value, str):
+        return None
+    if target.kind == "cuda":
+        value = re.sub(r"(?<=\d)[af]$", "", value)  # sm_90a: sm_90 with its own features
+    entry = db.entries.get(value)
+    return entry if entry is not None and entry.origin in ("architecture", "processor") \
+        else None
+
+
+def _by_scheme(db: _Database, name: str) -> Entry | None:
+    """A name no table lists, read by the vendors' naming schemes: a PCI device (its
+    products, else its chip's architecture), an NVIDIA laptop part (its generation's
+    architecture), an x86 CPU by model number or codename (its LLVM CPU)."""
+    reading = printed_forms(name)[-1]
+    board = _devices()["nvidia"]["boards"].get(" ".join(name.split()))
+    if board is not None:  # nvidia-smi's name of a board: "NVIDIA PG509-210"
+        return db.entries.get(board["arch"])
+    chip, products = pci_chip(pci_device_name(name))
+    if products:
+        found = [_listed(db, product) for product in products]
+        names = tuple(dict.fromkeys(e.name for e in found if e is not None))
+        if all(found) and len(one_target(db, names)) == 1:
+            return db.entries[one_target(db, names)[0]]
+        chips = {**_devices()["nvidia"]["chips"], **_devices()["amd"]["chips"]}
+        if chip in chips:
+            arch = chips[chip].get("arch") or chips[chip].get("mcpu")
+            if arch in db.entries:
+                return db.entries[arch]
+        return None
+    base = laptop_base(reading)
+    if base is not None:
+        entry = _listed(db, base)
+        return _architecture_entry(db, entry.target) if entry is not None else None
+    uarch = x86_microarchitecture(reading)
+    if uarch is not None:
+        llvm = _devices()["microarchitectures"].get(uarch, {}).get("llvm", uarch)
+        entry = db.entries.get(llvm)
+        if entry is not None and entry.origin == "cpu" and \
+                str(entry.target.attrs.get("mtriple", "")).startswith("x86_64"):
+            return entry
+    return None
 
 
 def component(name: str, *, dialect: str = DEFAULT_DIALECT) -> Component:

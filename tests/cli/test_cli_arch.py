@@ -87,7 +87,7 @@ def test_component_lookup_text_and_json() -> None:
 
 
 def test_component_refusals_and_usage() -> None:
-    code, out, err = cli_main("component", "rtx 4000", "T4")
+    code, out, err = cli_main("component", "RTX 6000", "T4")
     assert code == 1 and "is ambiguous" in err and out.startswith("nvidia/nvidia-t4 ")
     code, _, err = cli_main("component", "nonesuch gpu")
     assert code == 1 and err.startswith("error: unknown component 'nonesuch gpu'")

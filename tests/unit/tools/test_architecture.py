@@ -286,7 +286,7 @@ REFUSED = [
     ({"components": ["A100", "skylake"], "connections": [[1, True, "uni-directional"]]},
      "connections[0][1]"),
     ({"components": ["A100"], "connections": {"0": 1}}, "connections"),
-    ({"components": [{"name": "A1000"}]}, "components[0].name"),
+    ({"components": [{"name": "Z9999"}]}, "components[0].name"),
     ({"components": [{"name": "A100", "colour": "green"}]}, "components[0].colour"),
     ({"components": [{"name": "A100", "properties": {"os": 3}}]}, "components[0].properties.os"),
     ({"components": [{"target": {"kind": "cuda", "arch": 80}}]}, "components[0].target.arch"),

@@ -147,12 +147,21 @@ def test_every_tag_is_a_component_under_its_own_name() -> None:
 
 
 def test_every_tag_leaf_resolves_or_is_refused_as_ambiguous_naming_it() -> None:
+    """A tag's last part names that tag, or a tag of the same target that states more of it
+    (``gtx1080ti`` is ``nvidia/geforce-gtx-1080-ti``), or is refused listing the tag."""
     for name in tl.tags():
         leaf = name.rsplit("/", 1)[-1]
         try:
-            assert tl.component(leaf).name == name
+            found = tl.component(leaf)
         except AmbiguousComponentError as error:
             assert name in error.message
+            continue
+        if found.name != name:
+            own = tl.component(name).target
+            assert found.target.kind == own.kind
+            shared = own.attrs.keys() & found.target.attrs.keys()
+            assert all(own.attrs[k] == found.target.attrs[k] for k in shared), leaf
+            assert len(found.target.attrs) >= len(own.attrs), leaf
 
 
 @pytest.mark.parametrize("dialect", ["tvm-0.22", "tvm-0.27"])
@@ -186,23 +195,29 @@ def test_every_product_row_cites_its_sources() -> None:
 
 def test_ambiguous_names_list_the_candidates() -> None:
     with pytest.raises(AmbiguousComponentError) as caught:
-        tl.component("rtx 4000")
-    assert "nvidia/quadro-rtx-4000" in caught.value.message
-    assert "nvidia/rtx-4000" in caught.value.message
-    with pytest.raises(AmbiguousComponentError) as caught:
-        tl.component("MI50")  # ROCm's table has a 16 GB and a 32 GB MI50
-    assert "AMD Instinct MI50 (16GB)" in caught.value.message
-    assert "AMD Instinct MI50 (32GB)" in caught.value.message
-    with pytest.raises(AmbiguousComponentError):
-        tl.component("vii")  # Radeon VII and Radeon Pro VII
-    with pytest.raises(AmbiguousComponentError) as caught:
         tl.component("RTX 6000")  # the Ada RTX 6000 (sm_89) and the Quadro RTX 6000 (sm_75)
     assert "NVIDIA RTX 6000" in caught.value.message
     assert "nvidia/quadro-rtx-6000" in caught.value.message
     with pytest.raises(AmbiguousComponentError) as caught:
-        tl.component("GTX 1080 Ti")  # TVM registers two tags, and they differ
-    assert "nvidia/gtx1080ti" in caught.value.message
+        tl.component("jetson orin")  # three boards: their hosts differ
+    for tag in ("jetson-agx-orin-32gb", "jetson-agx-orin-64gb", "jetson-orin-nano"):
+        assert f"nvidia/{tag}" in caught.value.message
     assert isinstance(caught.value, tl.TargetError)
+
+
+def test_names_of_one_target_are_not_ambiguous() -> None:
+    """Names that denote the same target resolve to one of them, chosen by rule: the one
+    that states the most of the target, else the architecture's component, else the first
+    in the database's order."""
+    # TVM registers two tags of the GTX 1080 Ti; only one states its limits
+    assert tl.component("GTX 1080 Ti").name == "nvidia/geforce-gtx-1080-ti"
+    assert tl.component("gtx1080ti").name == "nvidia/geforce-gtx-1080-ti"
+    assert tl.component("nvidia/gtx1080ti").name == "nvidia/gtx1080ti"  # a full tag is itself
+    # two tags of the Quadro RTX 4000 that state the same: the first
+    assert tl.component("rtx 4000").name == "nvidia/quadro-rtx-4000"
+    # an MI50 of 16 or of 32 GB, a Radeon VII or a Radeon Pro VII: all rocm -mcpu=gfx906
+    assert tl.component("MI50").name == "gfx906"
+    assert tl.component("vii").name == "gfx906"
 
 
 def test_unknown_names_suggest_the_closest() -> None:
