@@ -490,7 +490,7 @@ def cpu_hooks_tirx(arm_tables: str, data_file: str) -> Mapping[str, Hook]:
     def run(config: Config, env: Environment | None,
             from_env: set[str]) -> tuple[Config, Features | None]:
         if not found:
-            from .._schema.facts import data_json
+            from .._schema.facts import data_json  # on first use: a TIRx target of these kinds
 
             found.append(frozenset(data_json(data_file)["llvm_canonicalizer_arches"])
                          - {"default"})
