@@ -100,6 +100,18 @@ def test_normalize_a_database_without_a_form_is_a_usage_error(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("output", ["out_dir", "-"])
+def test_no_database_is_written_for_tirx_which_has_no_meta_schedule(
+        tmp_path: Path, output: str) -> None:
+    """TVM TIRx 0.1 has no MetaSchedule (its oracle: no schedule module, no database, no trace
+    instruction; schedule-instructions.json): a database for it is refused with the reason,
+    and nothing is written (its logs' targets are normalized: test_cli_releases.py)."""
+    out = output if output == "-" else str(tmp_path / output)
+    code, text, err = cli("logs", "normalize", str(DB), "--to", "tirx-0.1", "-o", out)
+    assert code == 1 and "tirx-0.1 has no MetaSchedule" in err and text == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.oracle
 @pytest.mark.parametrize("release", ["0.25", "0.26", "0.27"])
 def test_each_release_reads_the_normalized_targets(tmp_path: Path, release: str) -> None:
