@@ -447,26 +447,23 @@ def math_message(math: dict[str, dict[str, Any]]) -> tuple[str, list[str], list[
     kept_apart = sorted({k.split(":")[0] for k in old if new[k]["default"] != old[k]["default"]
                          and new[k].get("fast", new[k]["default"]) != old[k]["default"]
                          and k.split(":")[0] not in fast + beyond + ["sigmoid"]})
-    apart = "".join(f"; {op} lowers to {new[op + ':float32']['default']} where 0.21 computed "
-                    f"1 / {old[op + ':float32']['default']}, and no option gives that back"
+    apart = "".join(f"; {op} is {new[op + ':float32']['default']} where 0.21 computed 1 / "
+                    f"{old[op + ':float32']['default']}"
                     if old[op + ":float32"]["default"].startswith("sqrt") else
-                    f"; {op} lowers to {new[op + ':float32']['default']} where 0.21 called "
+                    f"; {op} is {new[op + ':float32']['default']} where 0.21 called "
                     f"{old[op + ':float32']['default']}" for op in kept_apart)
-    return ("TVM 0.21 lowered the float32 " + ", ".join(fast) + " of a cuda target to "
-            "the fast intrinsics (" + ", ".join(old[f"{o}:float32"]["default"] for o in fast[:2])
-            + ", ...); since TVM 0.25 they lower to the precise functions unless the PassContext "
-            f"option {FAST_MATH_OPTION} is set, which also makes "
-            + " and ".join(beyond) + " fast (0.21 kept them precise)" + apart), fast, beyond
+    return ("float32 " + ", ".join(fast) + " lowered to fast intrinsics ("
+            + ", ".join(old[f"{o}:float32"]["default"] for o in fast[:2]) + ", ...) in TVM 0.21; "
+            f"precise since 0.25 unless the PassContext option {FAST_MATH_OPTION} is set (which "
+            "also makes " + " and ".join(beyond) + " fast)" + apart), fast, beyond
 
 
 MESSAGES = {
-    "TM102": "TVM 0.21 compiled a cuda target's code with nvcc -O3 (IEEE "
-             "division and square root, denormals kept); since TVM 0.25 it compiles with "
-             "--use_fast_math by default (NVRTC, and nvcc too), which makes every float32 math "
-             "function fast, flushes denormals and approximates division and square root",
-    "TM103": "TVM 0.21 compiled a cuda target without arch for sm_50 on a machine without a "
-             "GPU; TVM TIRx fills in no arch there and refuses to compile (it needs an arch or "
-             "a GPU)",
+    "TM102": "TVM 0.21 compiled CUDA with nvcc -O3; since 0.25 with --use_fast_math (NVRTC "
+             "by default, nvcc too): every float32 math function fast, denormals flushed, "
+             "division and square root approximate",
+    "TM103": "without arch, TVM 0.21 compiled for sm_50 on a machine without a GPU; TVM "
+             "TIRx fills in none there and refuses to compile",
     "TM201": "out of the target since TVM 0.10 (a Runtime option since 0.9); "
              "Relay's Runtime was removed in TVM 0.20: the module attribute system_lib_prefix "
              "builds a system library",
