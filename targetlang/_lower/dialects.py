@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from .core import Context, Place
 
 __all__ = ["DIALECTS", "Dialect", "dialect_extends", "families", "load", "newest_release",
-           "reads_like", "register", "releases", "renamed_attribute", "unregister"]
+           "reads_like", "register", "release_of", "releases", "renamed_attribute",
+           "unregister"]
 
 if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
     #: A release's text reader: the text, the read's context and where the text sits.
@@ -159,7 +160,7 @@ def renamed_attribute(kind: str, name: str, source: str, target: str) -> str | N
     """What attribute ``name`` of ``kind`` in dialect ``source`` is called in ``target``: the
     renames the releases in between record in their data (``"renamed": {KIND: {old: new}}``),
     chained; None when no release between them renamed it."""
-    start, end = _release_of(source), _release_of(target)
+    start, end = release_of(source), release_of(target)
     if start is None or end is None:
         return None
     renamed = None
@@ -173,7 +174,7 @@ def renamed_attribute(kind: str, name: str, source: str, target: str) -> str | N
     return renamed
 
 
-def _release_of(dialect: str) -> tuple[int, ...] | None:
+def release_of(dialect: str) -> tuple[int, ...] | None:
     """The release a dialect stands for (an extension: its base's)."""
     definition = _REGISTRY.get(dialect)
     while definition is not None and definition.release is None and definition.base:

@@ -321,16 +321,24 @@ def _stoll(text: str) -> int | None:
 
 # ---- the parsers -------------------------------------------------------------------------
 
-def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
-              arm_tables: str = _arm.DATA_FILE) -> tuple[Config, Features | None]:
-    """``parsers::cpu::ParseTarget`` (llvm and c); the A-profile features by the LLVM tables
-    ``arm_tables`` (TVM 0.21's by default; see :func:`cpu_hooks`)."""
+def _cpu_triple(config: Config, env: Environment | None,
+                from_env: set[str]) -> tuple[str | None, str | None]:
+    """A CPU target's ``-mtriple`` and ``-mcpu``: an llvm target with neither gets the
+    machine's triple (the environment's)."""
     mtriple = _optional_str(config, "mtriple")
     mcpu = _optional_str(config, "mcpu")
     if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
         if env is not None and env.system_triple is not None:
             mtriple = config["mtriple"] = env.system_triple
             from_env.add("mtriple")
+    return mtriple, mcpu
+
+
+def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
+              arm_tables: str = _arm.DATA_FILE) -> tuple[Config, Features | None]:
+    """``parsers::cpu::ParseTarget`` (llvm and c); the A-profile features by the LLVM tables
+    ``arm_tables`` (TVM 0.21's by default; see :func:`cpu_hooks`)."""
+    mtriple, mcpu = _cpu_triple(config, env, from_env)
     if (mtriple is None or not mtriple.startswith(_ARM_TRIPLES)) and \
             (mcpu is None or not mcpu.startswith(_MPROFILE)):
         return config, None  # neither profile (in one test: most targets are not Arm)
@@ -431,12 +439,7 @@ def parse_cpu_tirx(config: Config, env: Environment | None, from_env: set[str],
     ``arm64``, ``armv7a``, ...) the M-profile features for such a CPU, else, for a CPU not
     named ``cortex-m*``, the A-profile ones. Any triple gets the M-profile features of an
     M-profile CPU, as in TVM 0.27."""
-    mtriple = _optional_str(config, "mtriple")
-    mcpu = _optional_str(config, "mcpu")
-    if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
-        if env is not None and env.system_triple is not None:
-            mtriple = config["mtriple"] = env.system_triple
-            from_env.add("mtriple")
+    mtriple, mcpu = _cpu_triple(config, env, from_env)
     arch = mtriple.split("-", 1)[0] if mtriple is not None else None
     mprofile = _is_mprofile(mcpu)
     aprofile = arch in arches and (arch.startswith("aarch64") or (

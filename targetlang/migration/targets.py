@@ -40,7 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._lower.core import is_json_text
-from .._lower.dialects import DIALECTS, load, newest_release, releases, renamed_attribute
+from .._lower.dialects import (
+    DIALECTS,
+    load,
+    newest_release,
+    release_of,
+    releases,
+    renamed_attribute,
+)
 from .._lower.specialize import MOVED_TO_COMPONENT
 from .._schema.compilation import facts
 from .._stack import with_stack_room
@@ -275,7 +282,7 @@ def _keep_derived_keys(source: Target, converted: dict[str, Any], result: Target
     TopHub strings) are left to the new release. Returns whether ``converted`` changed."""
     changed = False
     if ("keys" not in converted and result.keys != source.keys
-            and (_release_of_dialect(source.dialect) or (0,)) >= _LEGACY_RELEASE):
+            and (release_of(source.dialect) or (0,)) >= _LEGACY_RELEASE):
         converted["keys"] = list(source.keys)
         changed = True
     for name in ("host",):
@@ -294,12 +301,6 @@ def _keep_derived_keys(source: Target, converted: dict[str, Any], result: Target
                     changed |= _keep_derived_keys(old, new_dict, new)
     return changed
 
-
-def _release_of_dialect(dialect: str) -> tuple[int, ...] | None:
-    definition = DIALECTS.get(dialect)
-    while definition is not None and definition.release is None and definition.base:
-        definition = DIALECTS.get(definition.base)
-    return definition.release if definition is not None else None
 
 
 def _without_features(value: Any) -> Any:
