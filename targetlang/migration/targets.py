@@ -241,6 +241,10 @@ def _value(value: Any, path: str, dialect: str, outcome: _Outcome) -> Any:
 def _show(value: Any) -> str:
     if isinstance(value, Target):
         return str(value)
+    if isinstance(value, Mapping):  # a map option (TVM TIRx's backend_config): as JSON
+        import json  # (on first use, as _show_json: only such a value needs it)
+
+        return json.dumps(_plain_json(value), separators=(",", ":"))
     if isinstance(value, tuple):
         return ",".join(_show(v) for v in value)
     if isinstance(value, bool):
@@ -301,6 +305,15 @@ def _keep_derived_keys(source: Target, converted: dict[str, Any], result: Target
                     changed |= _keep_derived_keys(old, new_dict, new)
     return changed
 
+
+
+def _plain_json(value: Any) -> Any:
+    """A map option's value (read-only maps, tuples) as plain JSON."""
+    if isinstance(value, Mapping):
+        return {k: _plain_json(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain_json(v) for v in value]
+    return value
 
 
 def _without_features(value: Any) -> Any:
