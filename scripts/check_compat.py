@@ -14,13 +14,20 @@ checkouts of the tags, each a directory named after it: ``tvm-v0.21.0/``, ``tvm-
 
 1. TVM 0.21 (``tvm021-python``) answers each case itself: ``Target(target, host)`` or
    ``tvm.target.<helper>(...)``, its ``export()``.
-2. In the 0.25, 0.26 and 0.27 oracles, ``targetlang.compat`` answers the same case
+2. In the 0.25, 0.26 and 0.27 oracles and TVM TIRx's (``tirx-0.1``: the worker imports
+   ``tvm_tirx``, as a program that runs on TIRx does, and compat must serve it without
+   importing ``tvm``), ``targetlang.compat`` answers the same case
    (``compat.Target(...)``, ``compat.<helper>(...)``); its ``export()`` there is compared
    with TVM 0.21's after the rules of ``scripts/check_migration_releases.py`` (attributes only
    one release defines, values left to the machine to detect, ``feature.*``); the complete
    TargetJSON the migration wrote is the "given" dict of those rules.
 3. In the 0.19 and 0.21 oracles (which read legacy text themselves), ``compat`` must pass the
    value through: its answer equals TVM's own, export for export (both refuse alike).
+
+Texts TVM 0.21 refused that an older release read (``OLDER_CASES``: ``llvm --system-lib``,
+``-target=``, ``-link-params``, ``-runtime=c``, ``c -executor=aot``, ...) are cases too: TVM
+0.21 refuses them, compat reads them in that release and warns; each answer records the
+``MigrationWarning`` messages compat gave.
 
 Each oracle runs this file as a worker (``--worker compat|legacy``, PYTHONPATH = lark and this
 checkout). Writes ``tests/data/compat/check.jsonl.xz``, one row per (case, release), replayed
@@ -40,14 +47,14 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, REPO, oracle_env
+from shelf import REPO, oracle_env, oracle_python
 
 DATA = REPO / "tests" / "data" / "compat"
 OUT = DATA / "check.jsonl.xz"
 CALLS = DATA / "helper-calls.json"
 GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
 PRESETS = REPO / "tests" / "data" / "presets" / "golden.jsonl"
-JSON_RELEASES = ("0.25", "0.26", "0.27")
+JSON_RELEASES = ("0.25", "0.26", "0.27", "tirx-0.1")
 LEGACY_RELEASES = ("0.19", "0.21")
 MARK = "@@answer@@ "
 HELPERS = ("cuda", "rocm", "mali", "intel_graphics", "arm_cpu", "rasp", "bifrost", "riscv_cpu",
@@ -65,6 +72,17 @@ HOST_CASES = [
     ('{"kind": "cuda", "arch": "sm_75"}', '{"kind": "llvm", "mcpu": "skylake"}'),
     ("hexagon -mcpu=hexagonv68", "llvm -mtriple=x86_64-linux-gnu"),
 ]
+#: text TVM 0.21 refused that an older release read (options moved out of the target, renamed)
+OLDER_CASES = ["llvm --system-lib", "llvm -system-lib", "llvm -target=aarch64-linux-gnu",
+               "llvm -device=arm_cpu -target=aarch64-linux-gnu -mattr=+neon",
+               "llvm -link-params=1", "llvm -mcpu=cortex-a72 -system-lib -link-params=1",
+               "c -runtime=c", "c -executor=aot", "c -executor=aot -interface-api=c -unpacked-api=1",
+               "llvm -runtime=c++ -system-lib=1", "cuda -shared_memory_per_block=1024",
+               "cuda -arch=sm_80 -shared_memory_per_block=49152 -link-params=0"]
+
+
+def dialect_of(release: str) -> str:
+    return release if release.startswith("tirx-") else f"tvm-{release}"
 
 
 # ---- the cases ------------------------------------------------------------------------------------
@@ -147,6 +165,8 @@ def cases() -> list[dict[str, Any]]:
             add({"target": row["input"]}, "golden")
     for target, host in HOST_CASES:
         add({"target": target, "host": host}, "host")
+    for text in OLDER_CASES:
+        add({"target": text}, "older")
     for line in PRESETS.read_text("utf-8").splitlines():
         row = json.loads(line)
         if row["fn"] in HELPERS and row["ok"]:
@@ -177,24 +197,38 @@ def plain(value: Any, target_type: type) -> Any:
 
 
 def worker(mode: str) -> None:
-    import tvm
+    try:
+        import tvm
+    except ImportError:  # TVM TIRx: a program that runs on it imports tvm_tirx, never tvm
+        import tvm_tirx as tvm
+        import tvm_tirx.target  # noqa: F401
 
     if mode == "compat":
         import targetlang.compat as api  # PYTHONPATH: oracle_env()
     else:
         api = tvm.target
-    warnings.simplefilter("ignore")
+    import targetlang
+
     for line in sys.stdin:
         case = json.loads(line)
         answer: dict[str, Any] = {"tvm_version": tvm.__version__}
-        try:
-            if "fn" in case:
-                made = getattr(api, case["fn"])(*case["args"], **case["kwargs"])
-            else:
-                made = api.Target(case["target"], case.get("host"))
-            answer.update(ok=True, export=plain(made, tvm.target.Target))
-        except Exception as error:  # noqa: BLE001 (every refusal is an answer)
-            answer.update(ok=False, error=f"{type(error).__name__}: {str(error)[:300]}")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                if "fn" in case:
+                    made = getattr(api, case["fn"])(*case["args"], **case["kwargs"])
+                else:
+                    made = api.Target(case["target"], case.get("host"))
+                answer.update(ok=True, export=plain(made, tvm.target.Target),
+                              module=type(made).__module__.split(".")[0])
+            except Exception as error:  # noqa: BLE001 (every refusal is an answer)
+                answer.update(ok=False, error=f"{type(error).__name__}: {str(error)[:300]}")
+        said = [str(w.message) for w in caught
+                if issubclass(w.category, targetlang.MigrationWarning)]
+        if said:
+            answer["warnings"] = said
+        if "tvm_tirx" in sys.modules and "tvm" in sys.modules:
+            answer["imported_both"] = True  # (TIRx aborts first: never reached)
         print(MARK + json.dumps(answer), flush=True)
 
 
@@ -215,7 +249,7 @@ def signatures() -> dict[str, list[list[str]]]:
 
 
 def run(release: str, mode: str, todo: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    exe = ORACLE_DIR / "bin" / ("tvm0" + release.split(".")[1].zfill(2) + "-python")
+    exe = oracle_python(release)
     if not exe.exists():
         raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
     answers: list[dict[str, Any]] = []
@@ -248,8 +282,10 @@ def requested(case: dict[str, Any], dialect: str) -> tuple[Any, dict[str, Any] |
                 return (compat._config(legacy, dialect),
                         tl.migrate(legacy, target_dialect=dialect))
             target = case["args"][0] if "fn" in case else case["target"]
-            full = tl.migrate(target, source_dialect="tvm-0.21", target_dialect=dialect)
             sent: Any = compat._config(target, dialect)
+            # (what TVM 0.21 refused, an older release read: as compat reads it)
+            full = tl.migrate(target, source_dialect="tvm-0.21" if _read_by_021(target)
+                              else "auto", target_dialect=dialect)
             if case.get("host") is not None:
                 full["host"] = tl.migrate(case["host"], source_dialect="tvm-0.21",
                                           target_dialect=dialect)
@@ -257,6 +293,16 @@ def requested(case: dict[str, Any], dialect: str) -> tuple[Any, dict[str, Any] |
             return sent, full
         except tl.TargetError as error:
             return f"{type(error).__name__}: {error.message}", None
+
+
+def _read_by_021(text: str) -> bool:
+    import targetlang as tl
+
+    try:
+        tl.parse(text)
+    except tl.TargetError:
+        return False
+    return True
 
 
 def record() -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -268,7 +314,7 @@ def record() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     legacy = run("0.21", "legacy", todo)
     rows: list[dict[str, Any]] = []
     for release in JSON_RELEASES:
-        dialect = f"tvm-{release}"
+        dialect = dialect_of(release)
         kinds_new = tl.kinds(dialect)
 
         def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
@@ -292,7 +338,7 @@ def record() -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
 
 def _signatures_in(release: str) -> str:
-    exe = ORACLE_DIR / "bin" / ("tvm0" + release.split(".")[1].zfill(2) + "-python")
+    exe = oracle_python(release)
     return subprocess.run([str(exe), __file__, "--signatures"], capture_output=True, text=True,
                           check=True, env=oracle_env()).stdout
 
@@ -317,7 +363,7 @@ def summary(rows: list[dict[str, Any]]) -> str:
         counts = collections.Counter(verdict(r) for r in mine)
         sources = collections.Counter(r["case"]["source"].split(":")[0].split("/")[0]
                                       for r in mine)
-        lines.append(f"tvm-{release}: {len(mine)} cases ({dict(sorted(sources.items()))}): "
+        lines.append(f"{dialect_of(release)}: {len(mine)} cases ({dict(sorted(sources.items()))}): "
                      + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
         why = collections.Counter()
         for row in mine:

@@ -4,15 +4,16 @@
     python3 scripts/check_migration_releases.py --check    # exit 1 if an oracle now answers otherwise
 
 For every target TVM 0.21 accepted in the golden set (``tests/data/tvm-0.21/golden.jsonl``,
-TopHub's targets included) and each release R of 0.25, 0.26 and 0.27: ``migrate(text,
-source_dialect="tvm-0.21", target_dialect="tvm-R")`` (no environment: values TVM detects from
-the machine are left for it), then ``Target(migrated)`` on the R oracle (query.py's accept
-mode). The oracle's ``export()`` is compared with TVM 0.21's; the differences allowed are
+TopHub's targets included) and each release R of 0.25, 0.26, 0.27 and TVM TIRx 0.1
+(``tirx-0.1``): ``migrate(text, source_dialect="tvm-0.21", target_dialect=R)`` (no
+environment: values TVM detects from the machine are left for it), then ``Target(migrated)``
+on the R oracle (query.py's accept mode). The oracle's ``export()`` is compared with TVM 0.21's; the differences allowed are
 
 * attributes only one of the two releases defines for the kind,
 * values the migration left for the machine to detect (a key TVM 0.21 filled from the
   machine, absent from the migrated dict: ``mtriple`` of a bare ``llvm``, ``arch`` of
-  ``cuda``),
+  ``cuda``, which TVM TIRx leaves out on a machine without a GPU where 0.21 wrote ``sm_50``:
+  the summary counts those, ``left_for_machine`` in each row names them),
 * ``feature.*`` keys (0.25+ exports the target parser's features).
 
 Writes ``tests/data/releases/migration-check.jsonl.xz``: one row per (text, release) with the
@@ -34,18 +35,22 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, REPO
+from shelf import REPO, oracle_python
 
 import targetlang as tl
 
 GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
 OUT = REPO / "tests" / "data" / "releases" / "migration-check.jsonl.xz"
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
-RELEASES = ("0.25", "0.26", "0.27")
+RELEASES = ("0.25", "0.26", "0.27", "tirx-0.1")
+
+
+def dialect(release: str) -> str:
+    return release if release.startswith("tirx-") else f"tvm-{release}"
 
 
 def oracle(release: str) -> Path:
-    exe = ORACLE_DIR / "bin" / ("tvm0" + release.split(".")[1].zfill(2) + "-python")
+    exe = oracle_python(release)
     if not exe.exists():
         raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
     return exe
@@ -66,18 +71,21 @@ def migrated(text: str, release: str) -> tuple[dict[str, Any] | None, str | None
         warnings.simplefilter("ignore")
         try:
             return tl.migrate(text, source_dialect="tvm-0.21",
-                              target_dialect=f"tvm-{release}"), None
+                              target_dialect=dialect(release)), None
         except (tl.TargetError, tl.MigrationError) as e:
             return None, f"{type(e).__name__}: {e}"
 
 
-def differences(old: Any, new: Any, given: Any, kind_new: Any, path: str = "") -> list[str]:
+def differences(old: Any, new: Any, given: Any, kind_new: Any, path: str = "",
+                machine: list[str] | None = None) -> list[str]:
     """Where the release's export ``new`` of the migrated ``given`` differs from 0.21's ``old``
-    beyond the allowed differences (see the module's docstring)."""
+    beyond the allowed differences (see the module's docstring); the values left for the
+    machine that differ are added to ``machine``."""
+    machine = [] if machine is None else machine
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         given = given if isinstance(given, list) and len(given) == len(old) else [None] * len(old)
         return [d for i, (o, n, g) in enumerate(zip(old, new, given))
-                for d in differences(o, n, g, kind_new, f"{path}[{i}]")]
+                for d in differences(o, n, g, kind_new, f"{path}[{i}]", machine)]
     if not (isinstance(old, dict) and isinstance(new, dict)):
         return [] if old == new else [f"{path or 'target'}: {old!r} -> {new!r}"]
     given = given if isinstance(given, dict) else {}
@@ -94,10 +102,11 @@ def differences(old: Any, new: Any, given: Any, kind_new: Any, path: str = "") -
         if key in old and old[key] is None and "from_device" in old:
             continue  # TVM 0.21 asked the device (-from_device) and wrote its null answer
         if not structural and key not in given and old.get(key) != new.get(key):
+            machine.append(f"{path}.{key}: {old.get(key)!r} -> {new.get(key)!r}")
             continue  # left for the machine to fill: not in the migrated dict
         if isinstance(old.get(key), (dict, list)):
             out += differences(old.get(key), new.get(key), given.get(key), kind_new,
-                               f"{path}.{key}")
+                               f"{path}.{key}", machine)
         elif old.get(key) != new.get(key):
             out.append(f"{path}.{key}: {old.get(key)!r} -> {new.get(key)!r}")
     return out
@@ -108,7 +117,7 @@ def record() -> list[dict[str, Any]]:
     accepted = [r for r in rows021 if r["ok"]]
     out: list[dict[str, Any]] = []
     for release in RELEASES:
-        kinds_new = tl.kinds(f"tvm-{release}")
+        kinds_new = tl.kinds(dialect(release))
 
         def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
             return kinds_new[kind].attrs if kind in kinds_new else {}
@@ -124,7 +133,11 @@ def record() -> list[dict[str, Any]]:
                 entry["ok"] = answer["ok"]
                 entry["error"] = answer.get("error")
                 entry["export"] = answer.get("export")
-                entry["differences"] = (differences(row["export"], answer["export"], mig, kind_new) if answer["ok"] else None)
+                machine: list[str] = []
+                entry["differences"] = (differences(row["export"], answer["export"], mig,
+                                                    kind_new, machine=machine)
+                                        if answer["ok"] else None)
+                entry["left_for_machine"] = machine
             out.append(entry)
     return out
 
@@ -136,8 +149,15 @@ def summary(rows: list[dict[str, Any]]) -> str:
         sent = [r for r in mine if r["migrated"] is not None]
         ok = [r for r in sent if r["ok"]]
         same = [r for r in ok if not r["differences"]]
-        lines.append(f"tvm-{release}: {len(mine)} targets, {len(sent)} migrated, {len(ok)} "
-                     f"accepted, {len(same)} read as TVM 0.21 read them")
+        machine: dict[str, int] = {}
+        for row in same:
+            for item in row["left_for_machine"]:
+                what = item.split(": ")[0].split(".")[-1] + ": " + item.split(": ", 1)[1]
+                machine[what] = machine.get(what, 0) + 1
+        lines.append(f"{dialect(release)}: {len(mine)} targets, {len(sent)} migrated, {len(ok)} "
+                     f"accepted, {len(same)} read as TVM 0.21 read them; left for the machine "
+                     "(0.21 on the oracle's machine -> the release there): "
+                     + (", ".join(f"{k} ({n})" for k, n in sorted(machine.items())) or "none"))
     return "\n".join(lines)
 
 

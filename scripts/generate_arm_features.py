@@ -3,9 +3,10 @@
     python3 scripts/generate_arm_features.py            # writes targetlang/_data/arm-features.json
     python3 scripts/generate_arm_features.py --check    # exit 1 if the committed file differs
     python3 scripts/generate_arm_features.py --release 0.27   # .../arm-features-0.27.json
+    python3 scripts/generate_arm_features.py --release tirx-0.1   # arm-features-tirx-0.1.json
 
 Each release's oracle answers for itself (``--release``: 0.21, the default, or one of the JSON
-releases 0.25, 0.26, 0.27, whose wheels link their own LLVM). TVM 0.25 and later also accept
+releases 0.25, 0.26, 0.27 or TVM TIRx ``tirx-0.1``, whose wheels link their own LLVM). TVM 0.25 and later also accept
 an LLVM CPU alias as ``-mcpu`` (``LLVMTargetInfo::IsValidCPU`` asks ``isCPUStringValid``;
 0.21 only took the names of ``llvm_get_cpu_archlist``): the alias is recorded among the
 CPUs with the features LLVM gives it where the oracle takes it, else among ``cpu_aliases``.
@@ -13,7 +14,8 @@ The JSON releases' wheels link LLVM statically and export none of its C API, so 
 files hold the feature and CPU tables only, and whether that LLVM has assertions on
 (``llvm_assertions``: 0.21's LLVM dies on a feature item without its sign and on an AArch32
 triple whose object format and OS disagree; a release build reads the item as a removal and
-builds the machine); what a triple adds is 0.21's recording (``arm-features.json``), which
+builds the machine; ``fatal_mattr``, where it differs from what that implies: the ``-mattr``
+items that kill it, as a sign without a feature name kills TVM TIRx's LLVM 23); what a triple adds is 0.21's recording (``arm-features.json``), which
 the per-release differential (tests/golden/test_release_differential.py) checks on every
 Arm target of TVM 0.21's features table.
 
@@ -21,7 +23,8 @@ TVM's A-profile parser (src/target/parsers/aprofile.cc) asks LLVM which subtarge
 (triple, CPU, -mattr) combination has. The answer comes from LLVM's subtarget tables: which
 features each CPU has, which features each feature implies, and which architecture feature
 an AArch32 triple's sub-architecture adds. This script records those facts from the LLVM that
-the oracle's TVM links, by asking TVM (``tvm.target._ffi_api``) and nothing else:
+the oracle's TVM links, by asking TVM (``tvm.target._ffi_api``; TIRx's ``codegen.*`` global
+functions) and nothing else:
 
 * feature and CPU names: ``-mattr=+help`` (LLVM prints its tables; one family per process,
   as LLVM prints them once) and ``llvm_get_cpu_archlist`` (the CPUs TVM's ``-mcpu`` check
@@ -61,12 +64,12 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, REPO, write_or_check
+from shelf import ORACLE_DIR, REPO, import_tvm, oracle_python, write_or_check
 
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 #: The releases with an oracle to probe; 0.21's file is the full model, the others' only
 #: their LLVM's feature and CPU tables.
-RELEASES = ("0.21", "0.25", "0.26", "0.27")
+RELEASES = ("0.21", "0.25", "0.26", "0.27", "tirx-0.1")
 
 
 def output_of(release: str) -> Path:
@@ -74,8 +77,20 @@ def output_of(release: str) -> Path:
     return REPO / "targetlang" / "_data" / name
 
 
-def oracle_of(release: str) -> Path:
-    return ORACLE_DIR / "bin" / f"tvm0{release.split('.')[1]}-python"
+def _llvm_api() -> Any:
+    """Inside the oracle: TVM's LLVM queries (``llvm_get_cpu_features``, ...), from
+    ``tvm.target._ffi_api``, or, in TVM TIRx, its ``codegen.*`` global functions."""
+    import types
+
+    import_tvm()
+    from tvm.target import _ffi_api  # type: ignore[import-not-found]
+
+    if hasattr(_ffi_api, "llvm_get_cpu_features"):
+        return _ffi_api
+    import tvm_ffi  # type: ignore[import-not-found]
+
+    names = ("llvm_get_cpu_features", "llvm_get_cpu_archlist", "llvm_version_major")
+    return types.SimpleNamespace(**{n: tvm_ffi.get_global_func(f"codegen.{n}") for n in names})
 
 #: The triple each LLVM target is probed with (any triple of that target gives the same tables).
 FAMILIES = {"aarch64": "aarch64-unknown-linux-gnu", "arm": "arm-unknown-linux-gnueabihf"}
@@ -134,10 +149,10 @@ def _help_tables(text: str) -> tuple[list[str], list[str]]:
 
 def probe_family(family: str) -> dict[str, Any]:
     """Runs inside the oracle: every table of one LLVM target (AArch64 or ARM)."""
-    import tvm  # type: ignore[import-not-found]
+    tvm = import_tvm()
     from tvm.target import Target  # type: ignore[import-not-found]
-    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
 
+    ffi = _llvm_api()
     triple = FAMILIES[family]
 
     def features(**config: Any) -> list[str]:
@@ -254,8 +269,8 @@ def probe_triples(job: Mapping[str, Any]) -> dict[str, Any]:
     ``job["lookup"]``: triples; ``job["features"]``: ``[triple, cpu or None, mattr?]`` lists
     (the caller keeps out ``-mattr`` items without a sign: LLVM aborts on them).
     """
+    ffi = _llvm_api()
     from tvm.target import Target  # type: ignore[import-not-found]
-    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
 
     Target({"kind": "llvm", "mtriple": "aarch64-unknown-linux-gnu"})  # initialises LLVM
     lib = _llvm_library()
@@ -454,10 +469,14 @@ def build(release: str = "0.21") -> dict[str, Any]:
             "cpu_aliases": sorted(set(p["help_cpus"]) - set(p["archlist"]) - set(taken)),
         }
     if release != "0.21":  # the feature and CPU tables only (see the module's docstring)
-        return {"source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
+        asserts, fatal = llvm_assertions()
+        data = {"source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
                           f"scripts/generate_arm_features.py --release {release}",
                 "tvm_version": tvm_version, "llvm_version": llvm_version,
-                "llvm_assertions": llvm_assertions(), "targets": targets}
+                "llvm_assertions": asserts, "targets": targets}
+        if fatal != (["unsigned"] if asserts else []):  # (what the assertions imply: unsaid)
+            data["fatal_mattr"] = fatal
+        return data
     targets["arm"].update(arm_subarchs(targets["arm"]))
     data = {
         "source": f"TVM {tvm_version} linked with LLVM {llvm_version}; recorded by "
@@ -472,30 +491,37 @@ def build(release: str = "0.21") -> dict[str, Any]:
 
 #: What an LLVM built with assertions dies on, and a release build goes through: a feature
 #: item without its sign (a release build reads it as a removal), an object format at odds
-#: with the OS (it builds the machine anyway).
-ASSERTION_PROBES = ({"mtriple": "aarch64-unknown-linux-gnu", "mattr": ["neon"]},
-                    {"mtriple": "armeb-apple-macos"}, {"mtriple": "arm-unknown-uefi"})
+#: with the OS (it builds the machine anyway); and what LLVM 23 (TVM TIRx's) dies on: a sign
+#: without a feature name. Each is read as TVM reads a target, in a process of its own.
+ASSERTION_PROBES = {"unsigned": {"mtriple": "aarch64-unknown-linux-gnu", "mattr": ["neon"]},
+                    "bare-sign": {"mtriple": "aarch64-unknown-linux-gnu", "mattr": ["+"]},
+                    "format": {"mtriple": "armeb-apple-macos"},
+                    "uefi": {"mtriple": "arm-unknown-uefi"}}
 
 
-def probe_assertions() -> list[list[str]]:
-    """Runs inside the oracle: the features of each assertion probe (if it lives)."""
+def probe_assertions(name: str) -> dict[str, Any]:
+    """Runs inside the oracle: the export of one assertion probe (if it lives)."""
+    import_tvm()
     from tvm.target import Target  # type: ignore[import-not-found]
-    from tvm.target import _ffi_api as ffi  # type: ignore[import-not-found]
 
-    return [sorted(str(f) for f in ffi.llvm_get_cpu_features(Target({"kind": "llvm", **c})))
-            for c in ASSERTION_PROBES]
+    exported = Target({"kind": "llvm", **ASSERTION_PROBES[name]}).export()
+    return {str(k): bool(v) for k, v in exported.items() if str(k).startswith("feature.")}
 
 
-def llvm_assertions() -> bool:
-    """Whether the oracle's LLVM has assertions on (0.21's does: the probes kill it)."""
-    done = subprocess.run([str(ORACLE_PYTHON), __file__, "--probe", "assertions"],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    if done.returncode != 0:
-        return True
-    survived = json.loads(done.stdout)
-    if "neon" in survived[0]:
-        raise SystemExit("an unsigned 'neon' did not remove neon: the model does not hold")
-    return False
+def llvm_assertions() -> tuple[bool, list[str]]:
+    """Whether the oracle's LLVM dies where one with assertions does on a triple (0.21's
+    does: the probes kill it), and the ``-mattr`` item classes that kill it."""
+    died = {}
+    for name in ASSERTION_PROBES:
+        done = subprocess.run([str(ORACLE_PYTHON), __file__, "--probe", "assertions", name],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        died[name] = done.returncode != 0
+        if name == "unsigned" and not died[name] and json.loads(done.stdout).get(
+                "feature.has_asimd", False):
+            raise SystemExit("an unsigned 'neon' did not remove neon: the model does not hold")
+    if died["format"] != died["uefi"]:
+        raise SystemExit("the triple probes disagree: the model does not hold")
+    return died["format"], sorted(n for n in ("unsigned", "bare-sign") if died[n])
 
 
 def arm_subarchs(arm: Mapping[str, Any]) -> dict[str, Any]:
@@ -595,7 +621,7 @@ def main() -> int:
         if args.probe[0] == "family":
             result = probe_family(args.probe[1])
         elif args.probe[0] == "assertions":
-            result = probe_assertions()
+            result = probe_assertions(args.probe[1])
         elif args.probe[0] == "machines":
             result = probe_machines(json.loads(sys.stdin.read()))
         else:
@@ -604,7 +630,7 @@ def main() -> int:
         out.close()
         return 0
     global ORACLE_PYTHON
-    ORACLE_PYTHON = oracle_of(args.release)
+    ORACLE_PYTHON = oracle_python(args.release)
     if not ORACLE_PYTHON.exists():
         sys.exit(f"no TVM {args.release} oracle at {ORACLE_PYTHON}; run "
                  "../shared/oracle/install.sh")

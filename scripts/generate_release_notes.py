@@ -1,10 +1,12 @@
-"""Write docs/releases.md: what each TVM release 0.6 ... 0.27 changed for targets.
+"""Write docs/releases.md: what each TVM release 0.6 ... 0.27 (and TVM TIRx 0.1) changed for targets.
 
     python3 scripts/generate_release_notes.py            # writes docs/releases.md
     python3 scripts/generate_release_notes.py --check    # exit 1 if the committed file differs
 
 Made from the release facts (``targetlang/_data/releases/``, by ``scripts/generate_releases.py``),
-the oracles' goldens (``tests/data/releases/``, ``tests/data/meta_schedule/``) and, per release,
+the moved meaning (``targetlang/_data/moved-meaning.json``, by
+``scripts/generate_moved_meaning.py``), the oracles' goldens (``tests/data/releases/``,
+``tests/data/meta_schedule/``) and, per release,
 the subjects of the commits that touched ``src/target/target.cc`` or
 ``python/tvm/target/target.py`` since the previous release (``$TVM_GIT_DIR``; left out when
 there is no TVM git mirror).
@@ -30,7 +32,7 @@ OUT = REPO / "docs" / "releases.md"
 RELEASES = [f"0.{n}" for n in range(6, 28)]
 
 INTRO = """\
-# TVM releases 0.6 … 0.27: how each reads targets
+# TVM releases 0.6 … 0.27 and TVM TIRx 0.1: how each reads targets
 
 Every TVM release from 0.6 to 0.27 is described by one data file,
 `targetlang/_data/releases/tvm-0.N.json`: its target kinds (device type, default keys, the
@@ -49,8 +51,14 @@ python3 scripts/generate_releases.py        # the facts and families.json (needs
 python3 scripts/check_releases.py           # the source reading against the oracles
 python3 scripts/record_release_goldens.py   # the oracles' goldens under tests/data/releases/
 python3 scripts/make_meta_schedule_db.py    # the MetaSchedule database under tests/data/meta_schedule/
+python3 scripts/generate_moved_meaning.py   # what moved out of the target (needs the mirror and oracles)
 python3 scripts/generate_release_notes.py   # this file
 ```
+
+TVM TIRx 0.1 (`apache-tvm-tirx`, imported as `tvm_tirx`) is TVM's TIR compiler as its own
+package, with its own copy of the target model: the dialect `tirx-0.1`, whose facts
+(`targetlang/_data/releases/tirx-0.1.json`) come from its oracle and wheel (see
+[below](#tvm-tirx-01)).
 
 ## Eras
 
@@ -119,6 +127,8 @@ def render() -> str:
     lines.append("")
     lines.append(MS_NOTES)
     lines.append(golden_notes())
+    lines.append(tirx_notes())
+    lines.append(meaning_notes())
     lines.append(helper_notes())
     lines.append("## Release by release\n")
     lines.append("Each change cites the line that makes it (for a removal, the line where the "
@@ -232,6 +242,125 @@ def golden_notes() -> str:
                "`keys`, one added); 0.27 adds kind `cuda_host`, "
                "`webgpu.max_shared_memory_per_block` (so every `webgpu` export gains it) and "
                "`nvidia/jetson-agx-thor`.\n")
+    return "\n".join(out)
+
+
+def tirx_notes() -> str:
+    """TVM TIRx 0.1 against the TVM release it continues (0.27): facts, goldens, databases."""
+    tirx, base = load("tirx-0.1.json"), load(f"{load('tirx-0.1.json')['continues']}.json")
+    out = ["## TVM TIRx 0.1\n",
+           f"Facts from: {tirx['source'].split(', by ')[0]}; it continues "
+           f"`{tirx['continues']}`, whose text and JSON rules and hook names it keeps "
+           "(its goldens check them). Kinds: " + ", ".join(sorted(tirx["kinds"]))
+           + f". Tags: {len(tirx['tags'])} (the same configs as "
+           f"{tirx['continues']}: {sum(t in base['tags'] and tirx['tags'][t]['config'] == base['tags'][t]['config'] for t in tirx['tags'])}; "
+           f"{sum('condition' in t for t in tirx['tags'].values())} registered only where its "
+           "LLVM has the triple's backend). What differs from "
+           f"{tirx['continues']}:\n"]
+    for kind in sorted(tirx["kinds"]):
+        new, old = tirx["kinds"][kind]["attrs"], base["kinds"].get(kind, {}).get("attrs", {})
+        for attr in sorted(set(new) - set(old)):
+            out.append(f"- `{kind}.{attr}` added ({new[attr]['type']})")
+        for attr in sorted(set(old) - set(new)):
+            out.append(f"- `{kind}.{attr}` removed")
+    fills = tirx["no_gpu_fills"]
+    out.append("- on a machine without a GPU (its oracle): " + ", ".join(
+        f"`{k}` {a} {v if v is not None else 'none'}" for k, spec in sorted(fills.items())
+        for a, v in spec.items()) + " (TVM 0.21 to 0.27: cuda `arch` `sm_50`)")
+    arches = [a for a in tirx["llvm_canonicalizer_arches"] if a != "default"]
+    out.append(f"- an llvm target gets the Arm features only for the {len(arches)} triple "
+               "architectures its canonicalizer registers (" + ", ".join(arches[:6])
+               + ", …; 0.27: any triple starting `arm` or `aarch64`); an AArch64 one derives "
+               "the A-profile features for an M-profile CPU too")
+    arm = json.loads((REPO / "targetlang" / "_data" / "arm-features-tirx-0.1.json")
+                     .read_text("utf-8"))
+    out.append(f"- its LLVM is {arm['llvm_version']} (0.27: 22): its Arm CPU and feature "
+               "tables are its own (`arm-features-tirx-0.1.json`); an `-mattr` item "
+               "without its sign, or a sign alone, kills the process")
+    out.append("- a null host or composite device is refused (0.21 to 0.27 keep it)")
+    schedule = json.loads((REPO / "targetlang" / "_data" / "schedule-instructions.json")
+                          .read_text("utf-8"))["releases"]["tirx-0.1"]
+    out.append("- no MetaSchedule: no " + ", ".join(
+        f"`{m}`" for m in schedule["asked"]["modules"]) + ", no global function named "
+               + ", ".join(schedule["asked"]["global_functions_named"]) + " (no "
+               "`JSONDatabase`): `logs normalize --to tirx-0.1` writes an AutoTVM log's "
+               "targets and refuses a database")
+    data = REPO / "tests" / "data" / "releases"
+
+    def xz(path: Path) -> list[Any]:
+        return [json.loads(x) for x in lzma.decompress(path.read_bytes()).decode().split("\n")
+                if x]
+
+    cases = xz(data / "json-cases.jsonl.xz")
+    mine, theirs = xz(data / "tirx-0.1" / "json-golden.jsonl.xz"), xz(
+        data / "tvm-0.27" / "json-golden.jsonl.xz")
+    # (each wheel's LLVM fills a bare llvm's triple with its own system triple: machine, not
+    # meaning, so 0.27's conda triple is read as TIRx's)
+    triples = (fills["llvm"]["mtriple"], "x86_64-conda-linux-gnu")
+
+    def answer(row: dict[str, Any], swap: bool) -> str:
+        text = json.dumps((row["ok"], row.get("export")), sort_keys=True)
+        return text.replace(triples[1], triples[0]) if swap else text
+
+    differ: collections.Counter[str] = collections.Counter(
+        c["category"] for c, x, y in zip(cases, mine, theirs)
+        if answer(x, False) != answer(y, True))
+    out.append(f"\nIts oracle against 0.27's on the {len(cases)} dict cases (the LLVM system "
+               f"triple of each aside, `{triples[0]}` and `{triples[1]}`): the same on "
+               f"{len(cases) - sum(differ.values())}; different on " + ", ".join(
+                   f"{k} {n}" for k, n in sorted(differ.items())) + ": each one of the "
+               "differences above (most: a cuda target, or a tag of one, without `arch`).\n")
+    return "\n".join(out)
+
+
+def meaning_notes() -> str:
+    """What a TVM 0.21 target meant that moved out of the target or changed (the notes
+    ``migrate`` warns with)."""
+    data = json.loads((REPO / "targetlang" / "_data" / "moved-meaning.json").read_text("utf-8"))
+    out = ["## Meaning that moved out of the target\n",
+           "A migrated target can read the same in a newer release and mean something else. "
+           "`targetlang/_data/moved-meaning.json` holds each such change, measured in the "
+           "oracles (the CUDA math each one lowers to) and read from the sources at the "
+           "release tags, with the TVM changes that made it; `migrate()` warns with each that "
+           "applies to a target (a `targetlang.MeaningWarning` where the target is carried "
+           "whole, a `targetlang.MigrationWarning` for an option it leaves out) and "
+           "`targetlang.meaning_notes()` returns them: code, option, message, and the line "
+           "that keeps TVM 0.21's meaning.\n",
+           "| code | a target with | releases | what changed | changes | the line (in the newest release) |",
+           "|---|---|---|---|---|---|"]
+    for item in data["meanings"]:
+        trigger = item["trigger"]
+        what = (f"kind `{trigger['kind']}`" + (f" without `{trigger['without']}`"
+                                               if "without" in trigger else "")
+                if "kind" in trigger else f"`-{trigger['option']}`" + (
+                    "=" + "/".join(str(v).lower() if isinstance(v, bool) else str(v)
+                                   for v in trigger["values"]) if trigger.get("values") else "")
+                if "option" in trigger else f"`-{trigger['renamed']}` (`{trigger['to']}`)")
+        dialects = item["dialects"]
+        span = (f"{dialects[0]} … {dialects[-2]}, {dialects[-1]}" if len(dialects) > 3
+                else ", ".join(dialects))
+        changes = ", ".join(f"{c['commit']} (#{c['pr']}, {c['first_release']})"
+                            for c in item["commits"]) or "TIRx's wheel"
+        newest = next((item["lines"][d] for d in ("tvm-0.27", "tirx-0.1")
+                       if d in item["lines"]), None)
+        line = f"`{newest}`" if newest else "none"
+        out.append(f"| {item['code']} | {what} | {span} | "
+                   f"{item['message'].replace('|', '/')} | {changes} | {line} |")
+    out.append("\nThe CUDA math each oracle lowers a cuda target's float32 intrinsics to "
+               "(by default / with `tirx.enable_fast_math`):\n")
+    math = data["cuda_math"]
+    names = sorted(math, key=lambda d: (not d.startswith("tvm-"), d))
+    out.append("| intrinsic | " + " | ".join(names) + " |")
+    out.append("|---" * (len(names) + 1) + "|")
+    for key in math["tvm-0.21"]["lowering"]:
+        if not key.endswith(":float32"):
+            continue
+        row = [key.split(":")[0]]
+        for name in names:
+            entry = math[name]["lowering"][key]
+            row.append(entry["default"] + (f" / {entry['fast']}" if "fast" in entry else ""))
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
     return "\n".join(out)
 
 

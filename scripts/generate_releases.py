@@ -31,6 +31,14 @@ oracle's answers (``kinds`` from ``TargetKind.options_from_name`` and ``Target({
 ``scripts/check_releases.py`` compares the two. 0.27 has no git tag in the mirror: its tag
 configs are read from the Python files of the 0.27 wheel the oracle installed.
 
+``tirx-0.1.json``: TVM TIRx 0.1 (``apache-tvm-tirx``, imported as ``tvm_tirx``), TVM's TIR
+compiler as its own package with its own copy of the target model (see ``PRODUCTS``): kinds and
+tag exports from its oracle, tag configs from its wheel's Python files, text and JSON rules and
+hooks as the TVM release it continues (0.27), which its goldens check; also from its oracle,
+what its parsers fill in on a machine without GPUs (``no_gpu_fills``: no cuda ``arch``) and
+the triple architectures its llvm canonicalizer knows (``llvm_canonicalizer_arches``: only
+those get Arm features). It is no member of the release families.
+
 ``families.json``: the releases grouped into families (consecutive releases whose facts are
 equal), each boundary with the differences that make it, and every release's changes from the
 previous one.
@@ -47,7 +55,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, RELEASES_DATA, oracle_python, render_json, write_or_check
+from shelf import ORACLE_DIR, RELEASES_DATA, import_tvm, oracle_python, render_json, write_or_check
 from shelf import plain as plain_json
 from shelf import tvm_source as src
 from shelf.tvm06 import generate_06
@@ -56,6 +64,13 @@ OUT = RELEASES_DATA
 RELEASES = [f"0.{n}" for n in range(6, 28)]
 ORACLES = ("0.19", "0.21", "0.25", "0.26", "0.27")
 NO_GIT_TAG = {"0.27"}  # the mirror has v0.27.dev0 only; the oracle's wheel stands in
+#: Products with their own copy of TVM's target model, each from its oracle and wheel (no git):
+#: dialect -> its wheel's package, the TVM release whose code (text and JSON rules, hooks) it
+#: continues, and what to call it.
+PRODUCTS: dict[str, dict[str, str]] = {
+    "tirx-0.1": {"package": "tvm_tirx", "continues": "0.27",
+                 "name": "TVM TIRx 0.1 oracle (apache-tvm-tirx 0.1.0a4)"},
+}
 
 # DLPack's device types (3rdparty/dlpack is a submodule the mirror does not hold; the values are
 # DLPack's ABI and the oracles confirm them); TVM's own enum in c_runtime_api.h overrides.
@@ -147,8 +162,7 @@ def git_tag(release: str) -> str:
 # ---- oracle probe (runs inside an oracle interpreter) -------------------------------------------
 
 def probe() -> dict[str, Any]:
-    import tvm  # type: ignore[import-not-found]
-    import tvm.target.tag  # type: ignore[import-not-found]
+    tvm = import_tvm()  # (TVM TIRx's tvm_tirx as tvm)
     from tvm.target import Target, TargetKind  # type: ignore[import-not-found]
 
     def plain(v: Any) -> Any:
@@ -157,7 +171,8 @@ def probe() -> dict[str, Any]:
     scalar = {"int": "int", "runtime.BoxInt": "int", "IntImm": "int", "bool": "bool",
               "runtime.BoxBool": "bool", "str": "str", "ffi.String": "str",
               "runtime.String": "str", "target.Target": "target", "Target": "target",
-              "Array<str>": "array<str>", "Array<target.Target>": "array<target>"}
+              "Array<str>": "array<str>", "Array<target.Target>": "array<target>",
+              "Map<str, Any>": "map<str, any>"}
     kinds: dict[str, Any] = {}
     for name in sorted(str(k) for k in Target.list_kinds()):
         options = {str(a): str(t) for a, t in TargetKind.options_from_name(name).items()}
@@ -182,7 +197,23 @@ def probe() -> dict[str, Any]:
         if derived:
             kinds[name]["derived_keys"] = derived
     tags = {str(n): plain(t.export()) for n, t in sorted((tvm.target.tag.list_tags() or {}).items())}
-    return {"tvm_version": str(tvm.__version__), "kinds": kinds, "tag_exports": tags}
+    # What the parsers fill in on this machine (no GPU) where nothing is pinned.
+    fills = {}
+    for name, attr in (("cuda", "arch"), ("nvptx", "mcpu"), ("rocm", "mcpu"),
+                       ("llvm", "mtriple")):
+        fills[name] = {attr: plain(Target({"kind": name}).export()).get(attr)}
+    # TVM TIRx picks the llvm canonicalizer by the triple's architecture, from those it
+    # registers as global functions (0.27 asks the triple's prefix instead).
+    prefix = "codegen.llvm.canonicalize_target."
+    try:
+        import tvm_ffi  # type: ignore[import-not-found]
+
+        names = [str(n) for n in tvm_ffi.registry.list_global_func_names()]
+    except ImportError:
+        names = []
+    arches = sorted(n[len(prefix):] for n in names if n.startswith(prefix))
+    return {"tvm_version": str(tvm.__version__), "kinds": kinds, "tag_exports": tags,
+            "no_gpu_fills": fills, "llvm_canonicalizer_arches": arches}
 
 
 def export_configs(configs: dict[str, Any]) -> dict[str, Any]:
@@ -242,21 +273,24 @@ def transcribe_kinds(release: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def python_tag_files(release: str) -> list[tuple[str, str]]:
-    if release in NO_GIT_TAG:
-        site = next((ORACLE_DIR / f"tvm-{release}" / "lib").glob("python3*/site-packages/tvm"))
+    if release in NO_GIT_TAG or release in PRODUCTS:
+        venv, package, wheel = ((release, PRODUCTS[release]["package"], f"{release} wheel")
+                                if release in PRODUCTS else
+                                (f"tvm-{release}", "tvm", f"apache-tvm {release} wheel"))
+        site = next((ORACLE_DIR / venv / "lib").glob(f"python3*/site-packages/{package}"))
         files = []
         for path in sorted(site.rglob("*.py")):
             text = path.read_text(encoding="utf-8")
             rel = path.relative_to(site.parent).as_posix()
             if "register_tag(" in text and not rel.endswith("tag_registry/registry.py"):
-                files.append((f"apache-tvm {release} wheel:{rel}", text))
+                files.append((f"{wheel}:{rel}", text))
         return files
     return src.python_tag_files_at(git_tag(release))
 
 
 def transcribe_tags(release: str) -> dict[str, Any]:
     tags: dict[str, Any] = {}
-    if release not in NO_GIT_TAG:
+    if release not in NO_GIT_TAG and release not in PRODUCTS:
         tags.update(src.cpp_tags_at(git_tag(release)))
     for name, entry in src.python_tags(python_tag_files(release)).items():
         if name in tags:  # Python registers after C++ (at import); override is required
@@ -410,15 +444,17 @@ def fill_tag_exports(release: str, facts: dict[str, Any], all_facts: dict[str, A
         "no_oracle_fits": sorted(pending)}
 
 
-def inherit_unreadable(facts: dict[str, Any], previous: dict[str, Any]) -> None:
+def inherit_unreadable(facts: dict[str, Any], previous: dict[str, Any],
+                       note: str = "as v0.26.0 (0.27 has no git tag in the mirror)",
+                       fewer_attrs: bool = False) -> None:
     """0.27 has no git tag: what only its C++ source could say (hooks, validators, citations)
     is taken from 0.26 for every kind the 0.27 oracle registers with the same attributes, and
-    marked so; the 0.27 oracle's goldens check the behaviour."""
+    marked so; the 0.27 oracle's goldens check the behaviour. (A product takes them from the
+    release it continues, ``fewer_attrs`` also where its kind dropped an attribute.)"""
     for name, spec in facts["kinds"].items():
         old = previous["kinds"].get(name)
-        if old is None or set(old["attrs"]) - set(spec["attrs"]):
+        if old is None or (set(old["attrs"]) - set(spec["attrs"]) and not fewer_attrs):
             continue
-        note = "as v0.26.0 (0.27 has no git tag in the mirror)"
         if "hooks" in old:
             spec["hooks"] = old["hooks"]
             spec["hook_code"] = old["hook_code"]
@@ -432,6 +468,34 @@ def inherit_unreadable(facts: dict[str, Any], previous: dict[str, Any]) -> None:
 def drop_enum_names(facts: dict[str, Any]) -> None:
     for spec in list(facts["kinds"].values()) + list(facts["optional_kinds"].values()):
         spec.pop("device_enum", None)
+
+
+def generate_product(product: str, continued: dict[str, Any]) -> dict[str, Any]:
+    """The facts of a product (``PRODUCTS``): kinds and tag exports from its oracle, tag configs
+    from its wheel, the rules and hooks of the TVM release it continues (``continued``)."""
+    spec = PRODUCTS[product]
+    facts: dict[str, Any] = {"kinds": {}, "optional_kinds": {}, "tags": transcribe_tags(product)}
+    found = in_oracle(product, "probe")
+    merge_oracle(facts, found)
+    drop_enum_names(facts)
+    # (its hooks are the release's by name; what they fill in without a GPU is its own)
+    facts["no_gpu_fills"] = found["no_gpu_fills"]
+    facts["llvm_canonicalizer_arches"] = found["llvm_canonicalizer_arches"]
+    like = f"as tvm-{spec['continues']} (its goldens check it)"
+    for group in ("text", "json"):
+        facts[group] = {fact: {"value": entry["value"], "source": f"{entry['source']}; {like}"}
+                        for fact, entry in continued[group].items()}
+    inherit_unreadable(facts, continued, note=like, fewer_attrs=True)
+    by_file: dict[str, int] = {}
+    for entry in facts["tags"].values():
+        path = entry["source"].split(":")[1]
+        by_file[path] = by_file.get(path, 0) + 1
+    facts["tags_by_file"] = dict(sorted(by_file.items()))
+    return {"release": product, "dialect": product,
+            "source": f"{spec['name']} and its wheel's tag registry, by "
+                      "scripts/generate_releases.py",
+            "continues": f"tvm-{spec['continues']}", "facts_from": "oracle",
+            **{k: facts[k] for k in sorted(facts)}}
 
 
 def generate(releases: list[str]) -> dict[str, dict[str, Any]]:
@@ -643,6 +707,9 @@ def main() -> int:
                                  check=args.check)
     status |= write_or_check(args.out / "families.json", render(families(all_facts)),
                              check=args.check)
+    for product, spec in PRODUCTS.items():
+        facts = generate_product(product, all_facts[spec["continues"]])
+        status |= write_or_check(args.out / f"{product}.json", render(facts), check=args.check)
     return status
 
 

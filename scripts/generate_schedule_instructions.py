@@ -14,6 +14,10 @@ Writes ``targetlang/_data/schedule-instructions.json``:
 - ``renames``: TVM's own renames of a kind between releases, learned from apache/tvm's history
   (``git log -S'kName = "GetSBlock"' v0.21.0..v0.25.0``) and checked here against the tables:
   the old name is known before the release and unknown from it on, the new name the opposite;
+- ``tirx-0.1``: TVM TIRx 0.1 has no MetaSchedule: its oracle is asked for a schedule module
+  (``tvm_tirx.s_tir``, ``tvm_tirx.tir.schedule``, ``tvm_tirx.meta_schedule``) and for global
+  functions of MetaSchedule, its database and trace instructions; none exists, so its entry
+  says ``"meta_schedule": false`` with what was asked, and no database is written for it;
 - ``workload_format``: how the release serializes the IR of the workload table:
   ``"node-graph"`` (``{"root": ..., "nodes": [{"type_key": ...}]}``, TVM <= 0.21) or
   ``"ffi-graph"`` (``{"root_index": ..., "nodes": [{"type": ...}]}``, from 0.22: apache/tvm
@@ -29,7 +33,7 @@ import re
 import subprocess
 import sys
 
-from shelf import ORACLE_DIR, REPO, write_or_check
+from shelf import REPO, oracle_python, write_or_check
 
 OUT = REPO / "targetlang" / "_data" / "schedule-instructions.json"
 TAGS = {"0.21": "v0.21.0", "0.22": "v0.22.0", "0.23": "v0.23.0", "0.24": "v0.24.0",
@@ -58,6 +62,25 @@ for name in json.loads(sys.stdin.read()):
 graph = json.loads(tvm.ir.save_json(tvm.runtime.convert([1])))
 print(json.dumps({"known": known, "root_index": "root_index" in graph}))
 """
+#: What TVM TIRx is asked: modules and global functions MetaSchedule would bring.
+PROBE_TIRX = r"""
+import importlib, json
+import tvm_ffi, tvm_tirx
+modules = {}
+for name in ("tvm_tirx.s_tir", "tvm_tirx.tir.schedule", "tvm_tirx.meta_schedule",
+             "tvm_tirx.s_tir.meta_schedule"):
+    try:
+        importlib.import_module(name)
+        modules[name] = True
+    except ImportError:
+        modules[name] = False
+words = ("meta_schedule", "Database", "InstructionKind", "Trace", "Schedule")
+functions = sorted(n for n in tvm_ffi.registry.list_global_func_names()
+                   if any(w in n for w in words))
+print(json.dumps({"tvm_version": tvm_tirx.__version__, "modules": modules,
+                  "functions": functions}))
+"""
+PRODUCTS = ("tirx-0.1",)
 
 
 def source_names(git: str, tag: str) -> list[str]:
@@ -76,7 +99,7 @@ def main() -> int:
     candidates = sorted(set().union(*by_tag.values()))
     releases: dict[str, dict[str, object]] = {}
     for release in ORACLES:
-        exe = ORACLE_DIR / "bin" / f"tvm0{release.split('.')[1]}-python"
+        exe = oracle_python(release)
         done = subprocess.run([str(exe), "-c", PROBE], input=json.dumps(candidates),
                               check=True, capture_output=True, text=True)
         probe = json.loads(done.stdout.splitlines()[-1])
@@ -91,8 +114,22 @@ def main() -> int:
     releases = {release: releases[release] for release in TAGS}
     for release, entry in releases.items():
         entry["workload_format"] = "ffi-graph" if release >= FFI_GRAPH_FROM else "node-graph"
+    for product in PRODUCTS:
+        done = subprocess.run([str(oracle_python(product)), "-c", PROBE_TIRX],
+                              check=True, capture_output=True, text=True)
+        probe = json.loads(done.stdout.splitlines()[-1])
+        has = any(probe["modules"].values()) or bool(probe["functions"])
+        assert not has, probe  # (a TIRx with MetaSchedule needs its own table here)
+        releases[product] = {
+            "from": "oracle", "kinds": [], "meta_schedule": False,
+            "asked": {"tvm_version": probe["tvm_version"], "modules": probe["modules"],
+                      "global_functions_named": ["meta_schedule", "Database", "InstructionKind",
+                                                 "Trace", "Schedule"],
+                      "found": probe["functions"]}}
     for old, new, since, _ in RENAMES:
         for release, entry in releases.items():
+            if release in PRODUCTS:
+                continue
             kinds = entry["kinds"]
             assert (old in kinds) == (release < since), (old, release)  # type: ignore[operator]
             assert (new in kinds) == (release >= since), (new, release)  # type: ignore[operator]

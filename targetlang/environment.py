@@ -19,21 +19,25 @@ class Environment:
     * ``cuda_arch``: ``sm_XX`` of the first CUDA GPU, for ``cuda -arch`` and ``nvptx -mcpu``
       when they are not given (TVM's fallback without a GPU is ``sm_50``);
     * ``rocm_arch``: ``gfxNNN`` of the first ROCm GPU, for ``rocm -mcpu`` (fallback ``gfx900``);
-    * ``rocm_api_version``: ROCm's API version; below 305 TVM adds ``-mattr=-code-object-v3``.
+    * ``rocm_api_version``: ROCm's API version; below 305 TVM adds ``-mattr=-code-object-v3``;
+    * ``cuda_arch_fallback``: ``cuda_arch`` is TVM's fallback on a machine without a CUDA GPU,
+      not a GPU's (TVM TIRx fills in no ``arch`` there).
     """
 
     system_triple: str | None = None
     cuda_arch: str | None = None
     rocm_arch: str | None = None
     rocm_api_version: int | None = None
+    cuda_arch_fallback: bool = False
     _hash: int = field(init=False, repr=False, compare=False)
     #: the fields as a tuple: parse()'s memo key (hashed in C, where this class's __hash__
     #: would be a Python call on every warm read)
-    _key: tuple[str | None, str | None, str | None, int | None] = field(
+    _key: tuple[str | None, str | None, str | None, int | None, bool] = field(
         init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        key = (self.system_triple, self.cuda_arch, self.rocm_arch, self.rocm_api_version)
+        key = (self.system_triple, self.cuda_arch, self.rocm_arch, self.rocm_api_version,
+               self.cuda_arch_fallback)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -44,14 +48,15 @@ class Environment:
     def no_gpu(cls, system_triple: str = "x86_64-unknown-linux-gnu") -> Environment:
         """Exactly what TVM 0.21 fills in on a machine without GPUs."""
         return cls(system_triple=system_triple, cuda_arch="sm_50", rocm_arch="gfx900",
-                   rocm_api_version=305)
+                   rocm_api_version=305, cuda_arch_fallback=True)
 
     @classmethod
     def detect(cls) -> Environment:
         """The local machine: its triple, and the first NVIDIA GPU's arch if ``nvidia-smi`` sees one."""
         cuda_arch = _nvidia_arch()
         return cls(system_triple=_system_triple(), cuda_arch=cuda_arch or "sm_50",
-                   rocm_arch="gfx900", rocm_api_version=305)
+                   rocm_arch="gfx900", rocm_api_version=305,
+                   cuda_arch_fallback=cuda_arch is None)
 
 
 def _system_triple() -> str:

@@ -27,7 +27,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 from ._lower.dialects import load
 from ._schema.facts import AttrSpec, KindSpec
-from ._schema.types import BOOL, INT, STR, TARGET, AttrType
+from ._schema.types import ANY, BOOL, INT, STR, TARGET, AttrType
 from ._syntax import rules
 from ._syntax.grammar import parse_target_text, plain_target_parser
 from .errors import TargetError
@@ -103,6 +103,10 @@ def _typed(type_: AttrType, dialect: str, depth: int,
         return _strings()
     if type_ is TARGET:
         return _configs(dialect, None, depth + 1, max_host_depth)
+    if type_ is ANY:  # any JSON value (a map option's: TVM TIRx's backend_config)
+        scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | _strings()
+        return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                            | st.dictionaries(_strings(), inner, max_size=3), max_leaves=6)
     assert type_.element is not None
     element = _typed(type_.element, dialect, depth, max_host_depth)
     if type_.is_array:

@@ -236,6 +236,8 @@ class Target:
                 out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
             elif isinstance(value, Target):
                 out[key] = value.to_json()
+            elif kind is MappingProxyType:  # a map option (TVM TIRx's backend_config)
+                out[key] = _plain(value)
         if self._features is not _NO_FEATURES and _exports_features(self._dialect):
             for name, value in self._features.items():
                 out["feature." + name] = _plain(value)
@@ -255,7 +257,7 @@ class Target:
         for key, value in out.items():
             if type(value) is tuple and all(type(item) is str for item in value):
                 arrays.append(key)
-            elif isinstance(value, (tuple, Target, list, dict)):
+            elif isinstance(value, (tuple, Target, list, dict, MappingProxyType)):
                 deep.append(key)
         self._arrays, self._deep = tuple(arrays), tuple(deep)
         return out
@@ -373,7 +375,8 @@ def _plain(value: AttrValue) -> Any:
         return value.to_json()
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
-    if isinstance(value, dict):  # a feature's value, as given (TVM 0.24+ keep any)
+    if isinstance(value, (dict, MappingProxyType)):  # a feature's value, as given (TVM 0.24+
+        # keep any), or a map option's (read-only)
         return {k: _plain(v) for k, v in value.items()}
     return value
 

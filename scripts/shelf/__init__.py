@@ -10,7 +10,8 @@ puts the script's own directory on ``sys.path``, so ``import shelf`` finds this 
   git clone, ``$TVM_GIT_DIR``);
 * writing generated files deterministically: :func:`render_json`, :func:`write_or_check`;
 * running an oracle: :func:`oracle_env` (the environment in which an oracle's Python imports
-  targetlang, lark and this shelf); in it, :func:`plain` (a TVM value as plain JSON);
+  targetlang, lark and this shelf); in it, :func:`import_tvm` (its TVM as ``tvm``, TIRx's
+  too) and :func:`plain` (a TVM value as plain JSON);
   :func:`shared_oracle_module` (``query.py``).
 
 ``shelf.tvm_source`` reads facts out of TVM's source at a git tag; ``shelf.tvm06`` is the
@@ -42,9 +43,34 @@ TVM_GIT = Path(os.environ.get("TVM_GIT_DIR", "/work/.mirror/apache+tvm/repo"))
 
 
 def oracle_python(release: str) -> Path:
-    """The Python of the oracle of ``release`` (``"0.21"`` -> ``.../bin/tvm021-python``)."""
-    major, minor = release.split(".")
+    """The Python of the oracle of ``release``: ``"0.21"`` or ``"tvm-0.21"`` ->
+    ``.../bin/tvm021-python``, ``"tirx-0.1"`` (TVM TIRx) -> ``.../bin/tirx01-python``."""
+    if release.startswith("tirx-"):
+        major, minor = release.removeprefix("tirx-").split(".")
+        return ORACLE_DIR / "bin" / f"tirx{int(major)}{int(minor)}-python"
+    major, minor = release.removeprefix("tvm-").split(".")
     return ORACLE_DIR / "bin" / f"tvm{int(major)}{int(minor):02d}-python"
+
+
+def import_tvm() -> ModuleType:
+    """Inside an oracle: its TVM, importable as ``tvm``. TVM TIRx's package is ``tvm_tirx``
+    (with the same ``target`` API), and importing the ``tvm`` package beside it aborts the
+    process, so where only ``tvm_tirx`` is installed its loaded modules are also registered
+    under ``tvm.*`` names: a probe's ``from tvm.target import Target`` reads TIRx's."""
+    import sys
+
+    try:
+        import tvm  # type: ignore[import-not-found]
+        import tvm.target  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        import tvm_tirx  # type: ignore[import-not-found]
+        import tvm_tirx.target.tag  # type: ignore[import-not-found]  # noqa: F401
+
+        for name, module in list(sys.modules.items()):
+            if name == "tvm_tirx" or name.startswith("tvm_tirx."):
+                sys.modules.setdefault("tvm" + name[len("tvm_tirx"):], module)
+        return tvm_tirx  # type: ignore[no-any-return]
+    return tvm  # type: ignore[no-any-return]
 
 
 def oracle_env(*more: Path | str, **variables: str) -> dict[str, str]:

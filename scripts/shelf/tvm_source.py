@@ -464,13 +464,37 @@ def cpp_tags_at(tag: str, path: str = "src/target/tag.cc") -> dict[str, Any]:
 
 # ---- Python tag registries ---------------------------------------------------------------
 
+class _Imports(ast.NodeTransformer):
+    """Imports inside functions become ``pass`` (the top-level ones are dropped)."""
+
+    def visit_Import(self, node: ast.AST) -> ast.AST:  # noqa: N802 (ast's name)
+        return ast.copy_location(ast.Pass(), node)
+
+    visit_ImportFrom = visit_Import
+
+
+class _LLVMBackends:
+    """TVM TIRx registers its Arm tags through ``llvm.backend_enabled(triple)`` (only where its
+    LLVM has that backend): every backend counts as enabled, and the tag registered next
+    records the condition."""
+
+    def __init__(self) -> None:
+        self.condition: str | None = None
+
+    def backend_enabled(self, triple: str) -> bool:
+        self.condition = (f"the LLVM TIRx links has the backend of {triple} "
+                          "(tvm_tirx.codegen.llvm.backend_enabled)")
+        return True
+
+
 def python_tags(files: list[tuple[str, str]]) -> dict[str, Any]:
     """Run each ``(where, source)`` with ``register_tag`` recording (imports removed)."""
     tags: dict[str, Any] = {}
+    llvm = _LLVMBackends()
     for where, text in files:
-        tree = ast.parse(text)
+        tree = _Imports().visit(ast.parse(text))
         body = [node for node in tree.body
-                if not isinstance(node, (ast.Import, ast.ImportFrom))
+                if not isinstance(node, ast.Pass)
                 and not (isinstance(node, ast.FunctionDef)
                          and node.name in ("register_tag", "list_tags"))
                 and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
@@ -489,6 +513,8 @@ def python_tags(files: list[tuple[str, str]]) -> dict[str, Any]:
                     line = frame.f_lineno  # the outermost line of this file wins
                 frame = frame.f_back  # type: ignore[assignment]
             entry = {"config": copy.deepcopy(config), "source": f"{where}:{line}"}
+            if llvm.condition is not None:
+                entry["condition"], llvm.condition = llvm.condition, None
             if name in tags:
                 if not override:
                     raise SystemExit(f"{where}: tag {name} registered twice without override")
@@ -496,7 +522,7 @@ def python_tags(files: list[tuple[str, str]]) -> dict[str, Any]:
             tags[name] = entry
 
         exec(compile(module, filename, "exec"), {"register_tag": register_tag,  # noqa: S102
-                                                  "__name__": "tag_source"})
+                                                  "llvm": llvm, "__name__": "tag_source"})
     return dict(sorted(tags.items()))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._schema.facts import AttrSpec, KindSpec
-from .._schema.types import BOOL, INT, STR, TARGET, AttrType
+from .._schema.types import ANY, BOOL, INT, STR, TARGET, AttrType
 from ..target import DEFAULT_DIALECT, kinds
 
 __all__ = ["json_schema"]
@@ -48,6 +48,8 @@ def _typed(type_: AttrType, nullable: bool = False) -> dict[str, Any]:
         return {"type": "string"}
     if type_ is TARGET:
         return _target(nullable=nullable)
+    if type_ is ANY:
+        return {"description": "any JSON value"}
     assert type_.element is not None
     # Arrays of targets are composite devices: TVM keeps a null device.
     items = _typed(type_.element, nullable=True)

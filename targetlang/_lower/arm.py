@@ -39,7 +39,8 @@ DATA_FILE = "arm-features.json"
 #: The feature and CPU tables of each JSON release (0.24 has no oracle: 0.25's, the nearest,
 #: whose source reads CPUs alike).
 RELEASE_FILES = {"tvm-0.24": "arm-features-0.25.json", "tvm-0.25": "arm-features-0.25.json",
-                 "tvm-0.26": "arm-features-0.26.json", "tvm-0.27": "arm-features-0.27.json"}
+                 "tvm-0.26": "arm-features-0.26.json", "tvm-0.27": "arm-features-0.27.json",
+                 "tirx-0.1": "arm-features-tirx-0.1.json"}
 
 #: TVM's A-profile features, in TVM's order, and the LLVM feature each one reads.
 APROFILE_FEATURES: tuple[tuple[str, str | None], ...] = (
@@ -135,6 +136,10 @@ class Tables(NamedTuple):
     #: its sign and on a triple whose object format and OS disagree; a release build reads
     #: the item as a removal and builds the machine
     llvm_assertions: bool
+    #: the ``-mattr`` items that kill that LLVM (:func:`fatal_item`): ``"unsigned"`` (an item
+    #: without its sign: an LLVM with assertions), ``"bare-sign"`` (``+`` or ``-`` alone:
+    #: TVM TIRx's LLVM 23)
+    fatal_mattr: frozenset[str]
     aarch64: LLVMTarget
     arm: LLVMTarget
     os_prefixes: Mapping[str, tuple[str, ...]]
@@ -160,6 +165,8 @@ def tables(data_file: str = DATA_FILE) -> Tables:
     triples = base["triples"]
     return Tables(llvm_version=data["llvm_version"], tvm_version=data["tvm_version"],
                   llvm_assertions=data.get("llvm_assertions", True),
+                  fatal_mattr=frozenset(data.get(
+                      "fatal_mattr", ["unsigned"] if data.get("llvm_assertions", True) else [])),
                   aarch64=LLVMTarget("aarch64", targets["aarch64"]),
                   arm=LLVMTarget("arm", targets["arm"]),
                   os_prefixes={k: tuple(v) for k, v in triples["os_prefixes"].items()},
@@ -324,6 +331,18 @@ def unsigned_item(mattr: Sequence[str]) -> str | None:
     """The first ``-mattr`` item without ``+`` or ``-`` (LLVM aborts on it), if any."""
     for item in mattr_items(mattr):
         if item not in _PRINT_ONLY and item[0] not in "+-":
+            return item
+    return None
+
+
+def fatal_item(mattr: Sequence[str], fatal: frozenset[str]) -> str | None:
+    """The first ``-mattr`` item of a class in ``fatal`` (``Tables.fatal_mattr``): one
+    without its sign (``"unsigned"``), or a sign alone (``"bare-sign"``); None if none."""
+    for item in mattr_items(mattr):
+        if item in _PRINT_ONLY:
+            continue
+        if ("unsigned" in fatal and item[0] not in "+-") or (
+                "bare-sign" in fatal and item in ("+", "-")):
             return item
     return None
 

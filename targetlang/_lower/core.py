@@ -13,10 +13,11 @@ import json
 import re
 import threading
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, overload
 
 from .._schema.facts import AttrSpec, DialectSchema, KindSpec
-from .._schema.types import BOOL, INT, STR, TARGET, AttrType, array_of
+from .._schema.types import ANY, BOOL, INT, STR, TARGET, AttrType, array_of
 from .._syntax import rules
 from .._syntax.ast import Option
 from .._syntax.grammar import SyntaxProblem, first_word, parse_target_text
@@ -628,6 +629,9 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
         if given_host is None and ctx.schema.rules.old_ffi:
             _fail(AttributeTypeError, "a null host: releases before 0.21 refused it", ctx,
                   where("host"), json_path(path, "host"))
+        if given_host is None and not ctx.schema.rules.null_targets:
+            _fail(AttributeTypeError, "a null host: TVM TIRx refuses it", ctx,
+                  where("host"), json_path(path, "host"))
         if given_host is not None:  # a null host is no host
             # A host that overrides a tag's is the user's, not the tag's.
             host_ctx = ctx._replace(tag=None) if "host" in overrides else ctx
@@ -791,7 +795,7 @@ def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, off
         if isinstance(value, str):
             return value
     elif type_ is TARGET:
-        if value is None and not ctx.schema.rules.old_ffi:
+        if value is None and not ctx.schema.rules.old_ffi and ctx.schema.rules.null_targets:
             return None  # TVM keeps a null target (as an item of composite -devices, say)
         if isinstance(value, (str, Mapping)) or (ctx.make is not None
                                                  and isinstance(value, ctx.make)):
@@ -800,8 +804,53 @@ def value_from_json(value: Any, type_: AttrType, ctx: Context, place: Place, off
         element = type_.element
         return tuple(value_from_json(item, element, ctx, place, offset, json_path(path, index))
                      for index, item in enumerate(value))
+    elif type_.kind == "map" and isinstance(value, Mapping):
+        return _map_from_json(value, type_, ctx, place, offset, path)
+    elif type_ is ANY:
+        return _any_from_json(value, ctx, offset, path)
     expected = type_.phrase
     if type_.is_integer and isinstance(value, int) and not isinstance(value, bool):
         expected = "an integer from -2**63 to 2**63-1 (int64)"
     _fail(AttributeTypeError, f"expects {expected}, but gets {type_name(value)}: {show(value)}",
+          ctx, offset, path)
+
+
+def _map_from_json(value: Mapping[Any, Any], type_: AttrType, ctx: Context, place: Place,
+                   offset: int | None, path: str) -> Mapping[str, Any]:
+    """A ``Map<str, T>`` option (TVM TIRx's cuda ``backend_config``): string keys, each value
+    of ``T``; kept read-only (a Target is immutable), in the order given."""
+    assert type_.element is not None
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if type(key) is not str:
+            _fail(AttributeTypeError, f"expects an object with string keys, but has the key "
+                  f"{show(key)}", ctx, offset, path)
+        out[key] = value_from_json(item, type_.element, ctx, place, offset, json_path(path, key))
+    return MappingProxyType(out)
+
+
+def _any_from_json(value: Any, ctx: Context, offset: int | None, path: str) -> Any:
+    """An ``Any`` value of a map option: any JSON value, arrays as tuples and objects
+    read-only (TVM keeps each as given; an integer must fit int64, as the FFI takes it)."""
+    if value is None or type(value) in (str, bool, float):
+        return value
+    if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+        if _INT64[0] <= value <= _INT64[1]:
+            return int(value)
+        _fail(AttributeTypeError, f"expects an integer from -2**63 to 2**63-1 (int64), but "
+              f"gets {show(value)}", ctx, offset, path)
+    if isinstance(value, (list, tuple)):
+        return tuple(_any_from_json(item, ctx, offset, json_path(path, index))
+                     for index, item in enumerate(value))
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                _fail(AttributeTypeError, f"expects an object with string keys, but has the "
+                      f"key {show(key)}", ctx, offset, path)
+            out[key] = _any_from_json(item, ctx, offset, json_path(path, key))
+        return MappingProxyType(out)
+    if isinstance(value, float):
+        return float(value)
+    _fail(AttributeTypeError, f"expects a JSON value, but gets {type_name(value)}: {show(value)}",
           ctx, offset, path)

@@ -25,14 +25,15 @@ from .._schema.facts import (
 )
 from .._schema.types import STR
 from .arm import RELEASE_FILES
-from .hooks import HOOKS_027, TARGET_PARSERS, Hook, cpu_hooks
+from .hooks import HOOK_CUDA_TIRX, HOOKS_027, TARGET_PARSERS, Hook, cpu_hooks, cpu_hooks_tirx
 
 if TYPE_CHECKING:
     from ..target import Target
     from .core import Context, Place
 
 __all__ = ["DIALECTS", "Dialect", "dialect_extends", "families", "load", "newest_release",
-           "reads_like", "register", "releases", "renamed_attribute", "unregister"]
+           "reads_like", "register", "release_of", "releases", "renamed_attribute",
+           "unregister"]
 
 if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
     #: A release's text reader: the text, the read's context and where the text sits.
@@ -48,7 +49,12 @@ class Dialect:
     ``data_file`` names its facts in ``targetlang/_data/`` (or a path); an extension has a
     ``base`` dialect and ``extra_attrs`` for every kind instead (the Collage proposal's
     ``compiler``). ``release`` is the TVM version a release dialect stands for (None for
-    an extension): ``detect_dialect`` tries releases newest first. ``hooks`` are the kinds'
+    an extension): ``detect_dialect`` tries releases newest first. ``product`` is ``"tvm"``
+    for TVM's own releases; another product with its own copy of TVM's target model (TVM
+    TIRx) is a release too, whose ``release`` places its code after the TVM release it
+    continues (TIRx 0.1 continues 0.27: ``(0, 27, 1)``), where releases compare by code
+    (renamed attributes, the JSON-only era, database formats); it is tried after TVM's
+    releases and is never the default :func:`newest_release`. ``hooks`` are the kinds'
     target-parser hooks the release ran (default: TVM 0.21's). ``family`` names the newest
     release of the consecutive releases that read targets alike (they may differ in tags): by
     default what ``releases/families.json`` says (read on first use), else the dialect itself.
@@ -57,13 +63,13 @@ class Dialect:
     """
 
     __slots__ = ("name", "description", "data_file", "base", "extra_attrs", "release", "rules",
-                 "reader", "hooks", "_family")
+                 "reader", "hooks", "product", "_family")
 
     def __init__(self, name: str, description: str, *, data_file: str | None = None,
                  base: str | None = None, extra_attrs: tuple[AttrSpec, ...] = (),
                  release: tuple[int, ...] | None = None, rules: DialectRules = _SAME_AS_0_21,
                  reader: Reader | None = None, hooks: Mapping[str, Hook] = TARGET_PARSERS,
-                 family: str | None = None) -> None:
+                 family: str | None = None, product: str = "tvm") -> None:
         self.name = name
         self.description = description
         self.data_file = data_file
@@ -73,6 +79,7 @@ class Dialect:
         self.rules = rules
         self.reader = reader
         self.hooks = hooks
+        self.product = product
         self._family = family
 
     @property
@@ -127,9 +134,11 @@ def _data_families() -> dict[str, str]:
 
 
 def releases() -> list[str]:
-    """The release dialects, newest first (extensions such as ``collage`` left out)."""
+    """The release dialects, TVM's newest first, then other products' (TVM TIRx), newest
+    first (extensions such as ``collage`` left out)."""
     found = [d for d in _REGISTRY.values() if d.release is not None]
-    return [d.name for d in sorted(found, key=lambda d: d.release or (), reverse=True)]
+    ordered = sorted(found, key=lambda d: d.release or (), reverse=True)
+    return [d.name for d in sorted(ordered, key=lambda d: d.product != "tvm")]
 
 
 def families() -> dict[str, tuple[str, ...]]:
@@ -141,8 +150,9 @@ def families() -> dict[str, tuple[str, ...]]:
 
 
 def newest_release() -> str:
-    """The newest release the library knows: the default dialect ``migrate`` and the upgrade
-    tools write (``tvm-0.27`` today; a newer release registered takes its place)."""
+    """The newest TVM release the library knows: the default dialect ``migrate`` and the
+    upgrade tools write (``tvm-0.27`` today; a newer release registered takes its place,
+    another product's does not)."""
     return releases()[0]
 
 
@@ -150,7 +160,7 @@ def renamed_attribute(kind: str, name: str, source: str, target: str) -> str | N
     """What attribute ``name`` of ``kind`` in dialect ``source`` is called in ``target``: the
     renames the releases in between record in their data (``"renamed": {KIND: {old: new}}``),
     chained; None when no release between them renamed it."""
-    start, end = _release_of(source), _release_of(target)
+    start, end = release_of(source), release_of(target)
     if start is None or end is None:
         return None
     renamed = None
@@ -164,7 +174,7 @@ def renamed_attribute(kind: str, name: str, source: str, target: str) -> str | N
     return renamed
 
 
-def _release_of(dialect: str) -> tuple[int, ...] | None:
+def release_of(dialect: str) -> tuple[int, ...] | None:
     """The release a dialect stands for (an extension: its base's)."""
     definition = _REGISTRY.get(dialect)
     while definition is not None and definition.release is None and definition.base:
@@ -225,6 +235,14 @@ def _release(n: int, description: str, **how: object) -> None:
                      release=(0, n), **how))  # type: ignore[arg-type]
 
 
+register(Dialect(
+    "tirx-0.1", "TVM TIRx 0.1 (apache-tvm-tirx, imported as tvm_tirx): TargetJSON only as "
+    "tvm-0.27, its own options (cuda backend_config; no llvm jit; no sm_50 for a cuda target "
+    "without a GPU)", data_file="releases/tirx-0.1.json", release=(0, 27, 1),
+    product="tirx", rules=_JSON_ONLY._replace(null_targets=False), reader=_release_reader("read_027"),
+    hooks=MappingProxyType({**_HOOKS_JSON, "cuda": HOOK_CUDA_TIRX,
+                            **cpu_hooks_tirx(RELEASE_FILES["tirx-0.1"],
+                                             "releases/tirx-0.1.json")})))
 _release(27, "TVM 0.27: TargetJSON only (also a bare kind name, a tag or {\"tag\": ..., "
          "<overrides>}), feature.* keys; the newest release, what migrate() writes",
          rules=_JSON_ONLY, reader=_release_reader("read_027"), hooks=_json_hooks("tvm-0.27"))

@@ -243,7 +243,8 @@ def _aprofile_checked(config: Mapping[str, Any], arm_tables: str = _arm.DATA_FIL
     mcpu = _optional_str(config, "mcpu")
     mattr = _optional_str_array(config, "mattr") or ()
     assert mtriple is not None  # an A-profile target has an Arm triple
-    asserts = _arm.tables_of(arm_tables).llvm_assertions
+    llvm = _arm.tables_of(arm_tables)
+    asserts = llvm.llvm_assertions
     problem = _arm.triple_problem(mtriple, asserts)
     if problem is not None:
         raise TargetValueError(f"-mtriple {mtriple!r}: {problem} (TVM crashes on it)",
@@ -251,11 +252,13 @@ def _aprofile_checked(config: Mapping[str, Any], arm_tables: str = _arm.DATA_FIL
     triple = _arm.arm_triple(mtriple)
     assert triple is not None
     _check_llvm_options(config)
-    unsigned = _arm.unsigned_item(mattr) if asserts else None
-    if unsigned is not None:
-        # LLVM aborts the process on a feature without its sign; TVM dies with it.
-        raise TargetValueError(f"-mattr item {unsigned!r} must start with '+' or '-' "
-                               "(LLVM aborts on it)", path="mattr")
+    fatal = _arm.fatal_item(mattr, llvm.fatal_mattr) if llvm.fatal_mattr else None
+    if fatal is not None:
+        # LLVM aborts the process on a feature without its sign (one with assertions) or,
+        # in LLVM 23, without a name; TVM dies with it.
+        why = ("names no feature" if fatal in ("+", "-") else "must start with '+' or '-'")
+        raise TargetValueError(f"-mattr item {fatal!r} {why} (LLVM aborts on it)",
+                               path="mattr")
     return mtriple, triple, mcpu, tuple(mattr)
 
 
@@ -318,16 +321,24 @@ def _stoll(text: str) -> int | None:
 
 # ---- the parsers -------------------------------------------------------------------------
 
-def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
-              arm_tables: str = _arm.DATA_FILE) -> tuple[Config, Features | None]:
-    """``parsers::cpu::ParseTarget`` (llvm and c); the A-profile features by the LLVM tables
-    ``arm_tables`` (TVM 0.21's by default; see :func:`cpu_hooks`)."""
+def _cpu_triple(config: Config, env: Environment | None,
+                from_env: set[str]) -> tuple[str | None, str | None]:
+    """A CPU target's ``-mtriple`` and ``-mcpu``: an llvm target with neither gets the
+    machine's triple (the environment's)."""
     mtriple = _optional_str(config, "mtriple")
     mcpu = _optional_str(config, "mcpu")
     if config.get("kind") == "llvm" and mtriple is None and mcpu is None:
         if env is not None and env.system_triple is not None:
             mtriple = config["mtriple"] = env.system_triple
             from_env.add("mtriple")
+    return mtriple, mcpu
+
+
+def parse_cpu(config: Config, env: Environment | None, from_env: set[str],
+              arm_tables: str = _arm.DATA_FILE) -> tuple[Config, Features | None]:
+    """``parsers::cpu::ParseTarget`` (llvm and c); the A-profile features by the LLVM tables
+    ``arm_tables`` (TVM 0.21's by default; see :func:`cpu_hooks`)."""
+    mtriple, mcpu = _cpu_triple(config, env, from_env)
     if (mtriple is None or not mtriple.startswith(_ARM_TRIPLES)) and \
             (mcpu is None or not mcpu.startswith(_MPROFILE)):
         return config, None  # neither profile (in one test: most targets are not Arm)
@@ -407,6 +418,41 @@ def parse_test(config: Config, env: Environment | None, from_env: set[str]) -> t
 
 # ---- hooks of other releases --------------------------------------------------------------
 
+def parse_cuda_tirx(config: Config, env: Environment | None,
+                    from_env: set[str]) -> tuple[Config, Features | None]:
+    """TVM TIRx's ``UpdateCUDAAttrs``: as TVM's, but without a GPU no ``arch`` at all (TVM's
+    ``sm_50`` fallback is gone: the TIRx oracle's ``{"kind": "cuda"}`` exports none)."""
+    if "arch" not in config and env is not None and env.cuda_arch_fallback:
+        return config, None
+    return parse_cuda(config, env, from_env)
+
+
+#: TVM TIRx's cuda hook.
+HOOK_CUDA_TIRX = Hook("UpdateCUDAAttrs", parse_cuda_tirx, ("arch",))
+
+
+def parse_cpu_tirx(config: Config, env: Environment | None, from_env: set[str],
+                   arm_tables: str, arches: frozenset[str]) -> tuple[Config, Features | None]:
+    """TVM TIRx's llvm canonicalizer: one per triple architecture it registers (``arches``;
+    the rest get none): an AArch64 one (``aarch64``, ``aarch64_be``, ``aarch64_32``) always
+    derives the A-profile features, an M-profile CPU's too; an AArch32 one (``arm``,
+    ``arm64``, ``armv7a``, ...) the M-profile features for such a CPU, else, for a CPU not
+    named ``cortex-m*``, the A-profile ones. Any triple gets the M-profile features of an
+    M-profile CPU, as in TVM 0.27."""
+    mtriple, mcpu = _cpu_triple(config, env, from_env)
+    arch = mtriple.split("-", 1)[0] if mtriple is not None else None
+    mprofile = _is_mprofile(mcpu)
+    aprofile = arch in arches and (arch.startswith("aarch64") or (
+        not mprofile and not _cpu_matches(mcpu, ("cortex-m",))))
+    if not aprofile and not mprofile:
+        return config, None
+    features: Features = _aprofile_features(config, arm_tables) if aprofile else {}
+    if mprofile:
+        features.update(_mprofile_features(config))
+    _merge_arm_keys(config)
+    return config, features
+
+
 def parse_webgpu_027(config: Config, env: Environment | None,
                      from_env: set[str]) -> tuple[Config, Features | None]:
     """``UpdateWebGPUAttrs`` (src/backend/webgpu/codegen/target_kind.cc, TVM 0.27): a warp
@@ -436,6 +482,24 @@ def cpu_hooks(arm_tables: str) -> Mapping[str, Hook]:
         return parse_cpu(config, env, from_env, arm_tables)
 
     hook = Hook("parsers::cpu::ParseTarget", run, _CPU_READS)
+    return {"llvm": hook, "c": hook}
+
+
+def cpu_hooks_tirx(arm_tables: str, data_file: str) -> Mapping[str, Hook]:
+    """TVM TIRx's llvm and c hooks (:func:`parse_cpu_tirx`): the architectures come from
+    ``data_file``'s ``llvm_canonicalizer_arches`` (read on first use)."""
+    found: list[frozenset[str]] = []
+
+    def run(config: Config, env: Environment | None,
+            from_env: set[str]) -> tuple[Config, Features | None]:
+        if not found:
+            from .._schema.facts import data_json  # on first use: a TIRx target of these kinds
+
+            found.append(frozenset(data_json(data_file)["llvm_canonicalizer_arches"])
+                         - {"default"})
+        return parse_cpu_tirx(config, env, from_env, arm_tables, found[0])
+
+    hook = Hook("codegen.llvm.canonicalize_target", run, _CPU_READS)
     return {"llvm": hook, "c": hook}
 
 

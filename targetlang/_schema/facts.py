@@ -80,7 +80,8 @@ class DialectRules(NamedTuple):
     ``nul_ends``: where a NUL character cuts a string on its way into C++: ``"text"`` (the
     whole text, and every string of a config: ``std::string(char*)``), ``"word"`` (TVM 0.6's
     Python wrapper split the text into words and handed over each one), ``"never"`` (TVM
-    0.24+: strings keep their length).
+    0.24+: strings keep their length); ``null_targets``: a target value (a host, a composite
+    device) may be null, as TVM 0.21 to 0.27 keep it (TVM TIRx refuses it).
     """
 
     default_keys_always: bool = False
@@ -93,6 +94,7 @@ class DialectRules(NamedTuple):
     device_query_nulls: bool = True
     old_ffi: bool = False
     nul_ends: str = "text"
+    null_targets: bool = True
 
 
 class DialectSchema(NamedTuple):

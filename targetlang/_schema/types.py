@@ -1,7 +1,8 @@
 """The type of an attribute (or option): one small immutable model for every stage.
 
 The data files spell types as TVM's registry does (``int``, ``bool``, ``str``, ``target``,
-``array<str>``, ``array<target>``, ``map<str, int>``); :func:`parse_type` reads such a
+``array<str>``, ``array<target>``, ``map<str, int>``, ``map<str, any>``: ``any`` is any JSON
+value, as TVM TIRx's ``Map<str, Any>`` options take); :func:`parse_type` reads such a
 spelling once into an :class:`AttrType`, and ``str()`` gives it back. Types are interned:
 there is one object per type, so stages compare them with ``is`` (``spec.type is STR``),
 never by slicing strings. For users, a type also equals its spelling (``== "array<str>"``).
@@ -12,21 +13,22 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-__all__ = ["AttrType", "INT", "BOOL", "STR", "TARGET", "array_of", "map_of", "parse_type"]
+__all__ = ["AttrType", "INT", "BOOL", "STR", "TARGET", "ANY", "array_of", "map_of", "parse_type"]
 
 if TYPE_CHECKING:  # (typing's aliases cost start-up time when built at run time)
     from typing import Literal
 
-    Kind = Literal["int", "bool", "str", "target", "array", "map"]
+    Kind = Literal["int", "bool", "str", "target", "any", "array", "map"]
 
 #: How a message names a value of each kind (``expects an integer, but gets ...``).
 _PHRASES = {"int": "an integer", "bool": "a boolean", "str": "a string",
-            "target": "a target (string or object)", "array": "an array", "map": "an object"}
+            "target": "a target (string or object)", "any": "a JSON value", "array": "an array",
+            "map": "an object"}
 
 
 class AttrType:
-    """A scalar (``int``, ``bool``, ``str``), a ``target``, an array of a type, or a map
-    from strings to a type. Immutable and interned: make one with the module's constants,
+    """A scalar (``int``, ``bool``, ``str``), a ``target``, ``any`` JSON value, an array of a
+    type, or a map from strings to a type. Immutable and interned: make one with the module's constants,
     :func:`array_of`, :func:`map_of` or :func:`parse_type`."""
 
     __slots__ = ("kind", "element", "_text")
@@ -86,7 +88,8 @@ INT = AttrType("int", None, "int")
 BOOL = AttrType("bool", None, "bool")
 STR = AttrType("str", None, "str")
 TARGET = AttrType("target", None, "target")
-_SCALARS = {t._text: t for t in (INT, BOOL, STR, TARGET)}
+ANY = AttrType("any", None, "any")
+_SCALARS = {t._text: t for t in (INT, BOOL, STR, TARGET, ANY)}
 
 
 @functools.cache

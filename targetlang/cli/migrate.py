@@ -121,9 +121,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sel.set_defaults(handler=_logs_select)
     norm = tools.add_parser("normalize", parents=[common, output],
                             help="one spelling per target")
-    norm.add_argument("--to", type=_normal_form, default="text", metavar="FORM",
-                      help="text: TVM 0.21's target string (default); json: its TargetJSON; "
-                      "tvm-0.N: the TargetJSON that release accepts (tvm-0.25, tvm-0.27, ...)")
+    norm.add_argument("--to", type=_normal_form, default=None, metavar="FORM",
+                      help="text: TVM 0.21's target string (default for a log); json: its "
+                      "TargetJSON; tvm-0.N or tirx-0.1: the TargetJSON that release accepts "
+                      "(tvm-0.25, tvm-0.27, ...); a MetaSchedule database needs json or a "
+                      "release")
     norm.add_argument("--workloads", metavar="FILE",
                       help="for a MetaSchedule database: the database_workload.json the "
                       "release written for (--to) wrote for the same workloads, in order")
@@ -397,11 +399,13 @@ def _logs_normalize(args: argparse.Namespace, io: Io) -> int:
     if args.workloads and (database is None or args.output == "-"):
         io.error("--workloads is for a MetaSchedule database written as a directory (-o DIR)")
         return EXIT_USAGE
+    if database is not None and args.to in (None, "text"):
+        # (a usage error: the form a database is written in must be chosen)
+        io.error(f"{args.file} is a MetaSchedule database, whose records hold TargetJSON "
+                 "dicts: choose the form with --to json or --to tvm-0.N (or tirx-0.1)")
+        return EXIT_USAGE
+    args.to = args.to or "text"
     if database is not None and args.output != "-":
-        if args.to == "text":
-            io.error("a MetaSchedule record's target is a TargetJSON dict: use --to json or "
-                     "--to tvm-0.N")
-            return EXIT_INVALID
         from ..migration._metaschedule import normalize_database  # on first use
 
         environment = io.environment(args)

@@ -393,6 +393,12 @@ def _target_release(to: str) -> tuple[int, ...]:
     dialect = DIALECTS.get(to)
     if dialect is None or dialect.release is None:
         raise DatabaseError(f"{to} is not a TVM release")
+    entry = _instructions()["releases"].get(to, {})
+    if entry.get("meta_schedule") is False:  # (its oracle has no MetaSchedule at all)
+        raise DatabaseError(f"{to} has no MetaSchedule (no JSONDatabase, no trace "
+                            "instructions; schedule-instructions.json): no database is "
+                            f"written for it. `logs normalize --to {to}` writes the targets "
+                            "of an AutoTVM log; `--to tvm-0.N` a database TVM loads")
     return tuple(dialect.release)
 
 

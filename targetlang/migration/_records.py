@@ -12,7 +12,7 @@ from typing import Any
 from .._memo import Memo
 from ..environment import Environment
 from ..errors import TargetError
-from .targets import LEGACY_DIALECT, MigrationWarning, migrate
+from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 
 #: At most this many distinct spellings are remembered (memory stays flat on any log).
 CACHE_LIMIT = 1 << 16
@@ -55,7 +55,8 @@ def as_021(literal: bytes, environment: Environment | None) -> dict[str, Any]:
             if isinstance(value, str):
                 raise
             out = migrate(value, target_dialect="tvm-0.21", environment=environment)
-    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)
+            and not issubclass(w.category, MeaningWarning)]  # (a meaning note is no loss)
     if lost:
         raise TargetError(f"cannot be written in tvm-0.21 without loss: {'; '.join(lost)}")
     return out

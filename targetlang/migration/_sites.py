@@ -20,6 +20,7 @@ from ..errors import TargetError
 from ..target import Target, from_json, kinds, parse
 from .targets import (
     LEGACY_DIALECT,
+    MeaningWarning,
     MigrationError,
     MigrationWarning,
     detect_dialect,
@@ -88,7 +89,8 @@ def convert_value(value: str, *, target_dialect: str, full: bool = False,
             migrated = migrate_as_legacy(value, target_dialect, environment)
         except TargetError as error:
             return NeedsPerson(error.message)
-    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)
+            and not issubclass(w.category, MeaningWarning)]  # (a meaning note is no loss)
     if lost:
         return NeedsPerson(f"cannot be migrated without loss ({'; '.join(lost)}); "
                            "see targetlang.migrate_config")

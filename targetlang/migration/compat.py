@@ -13,6 +13,16 @@ fill in by itself, so it still detects the machine's triple and GPU as TVM 0.21 
 TVM that still reads legacy text itself (before 0.24), the value goes through unchanged to
 its own ``tvm.target.Target`` (and helpers).
 
+A program that runs on TVM TIRx (``tvm_tirx``, which aborts when ``tvm`` is imported beside
+it) gets a ``tvm_tirx.target.Target`` read in ``tirx-0.1``: the bridge serves the TVM the
+program imported, ``tvm`` or ``tvm_tirx``, and never imports the other; when it imported
+neither, the first call imports ``tvm``, or ``tvm_tirx`` where only that is installed.
+
+Text TVM 0.21 refused that an older release read (``llvm --system-lib``, ``-target=``,
+``-link-params``, ``-runtime=c``, ``c -executor=aot``) is read in that release, and a
+:class:`targetlang.MigrationWarning` names each option renamed, moved out of the target or
+dropped; text no release read raises a ``ValueError`` (:class:`targetlang.TargetError`).
+
 ``import targetlang.compat`` does not import ``tvm``: the first call does, and raises an
 :class:`ImportError` saying how to install TVM when it is missing.
 """
@@ -20,8 +30,10 @@ its own ``tvm.target.Target`` (and helpers).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import re
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -31,7 +43,7 @@ from .._memo import memoized
 from ..configuration import presets
 from ..target import Target as _Legacy
 from ._sites import migrate_as_legacy, minimal
-from .targets import LEGACY_DIALECT
+from .targets import LEGACY_DIALECT, MeaningWarning, meaning_notes
 
 __all__ = ["Target", "cuda", "rocm", "mali", "intel_graphics", "arm_cpu", "rasp", "bifrost",
            "riscv_cpu", "hexagon", "stm32", "adreno", "create", "release_dialect"]
@@ -45,17 +57,45 @@ _JSON_RELEASES = tuple(sorted((int(m.group(1)) for name in DIALECTS
                                if (m := re.fullmatch(r"tvm-0\.(\d+)", name))
                                and int(m.group(1)) >= _FIRST_JSON_RELEASE)))
 
+#: TVM TIRx's releases by dialect, oldest first (``tirx-0.1``: ``(0, 1)``).
+_TIRX_RELEASES = tuple(sorted((int(m.group(1)), int(m.group(2))) for name in DIALECTS
+                              if (m := re.fullmatch(r"tirx-(\d+)\.(\d+)", name))))
+
 _INSTALL_HINT = ("targetlang.compat needs TVM (it returns tvm.target.Target objects of the "
                  "installed release): install it, e.g. `pip install apache-tvm`")
+_TIRX = "tvm_tirx"
 
 
 def _tvm() -> Any:
+    """The TVM package the program runs: the one it imported (``tvm`` or TVM TIRx's
+    ``tvm_tirx``), else ``tvm``, or ``tvm_tirx`` where only that is installed. Never both:
+    TIRx aborts the process when ``tvm`` is imported beside it."""
+    loaded = sys.modules.get("tvm")
+    if loaded is None and _TIRX in sys.modules:
+        name = _TIRX
+    elif loaded is None and importlib.util.find_spec("tvm") is None \
+            and importlib.util.find_spec(_TIRX) is not None:
+        name = _TIRX
+    else:
+        name = "tvm"
     try:
-        tvm = importlib.import_module("tvm")
-        importlib.import_module("tvm.target")
+        tvm = importlib.import_module(name)
+        importlib.import_module(tvm.__name__ + ".target")
     except ImportError as error:
         raise ImportError(f"{_INSTALL_HINT} ({error})") from error
     return tvm
+
+
+def _dialect_of(tvm: Any) -> str | None:
+    """The dialect of the TVM package ``tvm`` (:func:`_tvm`): from ``__version__``, TIRx's
+    own releases for ``tvm_tirx`` (also when a program aliased it as ``tvm``)."""
+    version = str(tvm.__version__)
+    if tvm.__name__ != _TIRX:
+        return release_dialect(version)
+    match = re.match(r"\s*v?(\d+)\.(\d+)", version)
+    known = (int(match.group(1)), int(match.group(2))) if match else _TIRX_RELEASES[-1]
+    release = known if known in _TIRX_RELEASES else _TIRX_RELEASES[-1]
+    return f"tirx-{release[0]}.{release[1]}"
 
 
 def release_dialect(version: str) -> str | None:
@@ -83,11 +123,21 @@ def _config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str,
     A value TVM 0.21 refuses is read as the newest release that reads it (a dict already
     written for a newer release, TopHub's ``-target=`` text); if none does, 0.21's error.
     """
-    if isinstance(value, str):  # a program asks for the same text again and again: memo
-        # (so a MigrationWarning, e.g. for -system-lib, is given on the first reading only)
-        answer: dict[str, Any] = json.loads(_text_config(value, dialect))
-        return answer
-    return _uncached_config(value, dialect)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if isinstance(value, str):  # a program asks for the same text again and again: memo
+            # (so a MigrationWarning, e.g. for -system-lib, is given on the first reading only)
+            answer: dict[str, Any] = json.loads(_text_config(value, dialect))
+        else:
+            answer = _uncached_config(value, dialect)
+            if isinstance(value, _Legacy):  # (migrate says how a release compiles a kind of
+                # text and dicts only; a helper's target is one of these)
+                for note in meaning_notes(value, target_dialect=dialect):
+                    if note.compiles:
+                        warnings.warn(str(note), MeaningWarning, stacklevel=1)
+    for warning in caught:  # at the program's line: Target() or a helper, then _config
+        warnings.warn(warning.message, warning.category, stacklevel=4)
+    return answer
 
 
 @memoized(maxsize=1024)
@@ -108,7 +158,7 @@ def Target(target: Any, host: Any = None) -> TVMTarget:  # noqa: N802 (TVM's nam
     (a ``ValueError``) for a value TVM 0.21 refused.
     """
     tvm = _tvm()
-    dialect = release_dialect(str(tvm.__version__))
+    dialect = _dialect_of(tvm)
     if dialect is None:
         return tvm.target.Target(target, host)
     for value in (target, host):  # TVM 0.21's Python wrapper warned for each text
@@ -139,7 +189,7 @@ def _helper(name: str, *args: Any, **kwargs: Any) -> TVMTarget:
     """TVM 0.21's helper ``name`` on the installed TVM: its own where it still has it (before
     0.24), else what TVM 0.21's returned, migrated there."""
     tvm = _tvm()
-    dialect = release_dialect(str(tvm.__version__))
+    dialect = _dialect_of(tvm)
     if dialect is None and hasattr(tvm.target, name):
         return getattr(tvm.target, name)(*args, **kwargs)
     with warnings.catch_warnings(record=True) as caught:

@@ -36,7 +36,7 @@ from ..environment import Environment
 from ..errors import TargetError
 from ..target import from_json, parse
 from ._records import CACHE_LIMIT, RecordMemo, as_021, loads, skip_json_space, why
-from .targets import LEGACY_DIALECT, MigrationWarning, migrate
+from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 
 __all__ = ["LogSummary", "Located", "lines_of", "locate", "same_target_key", "normalized_text",
            "normalized_json", "stats", "select", "normalize"]
@@ -265,7 +265,8 @@ def as_release(config: dict[str, Any], dialect: str,
         warnings.simplefilter("always", MigrationWarning)
         out = migrate(config, source_dialect=LEGACY_DIALECT, target_dialect=dialect,
                       environment=environment)
-    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+    lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)
+            and not issubclass(w.category, MeaningWarning)]  # (a meaning note is no loss)
     if lost:
         raise TargetError(f"cannot be written in {dialect} without loss: {'; '.join(lost)}")
     return out

@@ -40,7 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._lower.core import is_json_text
-from .._lower.dialects import DIALECTS, load, newest_release, releases, renamed_attribute
+from .._lower.dialects import (
+    DIALECTS,
+    load,
+    newest_release,
+    release_of,
+    releases,
+    renamed_attribute,
+)
 from .._lower.specialize import MOVED_TO_COMPONENT
 from .._schema.compilation import facts
 from .._stack import with_stack_room
@@ -49,9 +56,10 @@ from ..configuration.config import CompilationConfig
 from ..environment import Environment
 from ..errors import TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse
+from .meaning import MeaningNote, notes_of
 
-__all__ = ["MigrationError", "MigrationWarning", "MOVED_OPTIONS", "detect_dialect", "migrate",
-           "migrate_config"]
+__all__ = ["MeaningNote", "MeaningWarning", "MigrationError", "MigrationWarning", "MOVED_OPTIONS",
+           "detect_dialect", "meaning_notes", "migrate", "migrate_config"]
 
 #: Target options that TVM (0.9 to 0.19) moved to the executor and the runtime.
 MOVED_OPTIONS = tuple(MOVED_TO_COMPONENT)
@@ -73,17 +81,29 @@ class MigrationWarning(UserWarning):
     __module__ = "targetlang.migration"  # its public path: a traceback names it by it
 
 
+class MeaningWarning(MigrationWarning):
+    """The migrated target carries all of the source target, and the target release means
+    it otherwise than TVM 0.21 did (compiles its kind otherwise), or reads an option under
+    another name: a :class:`MeaningNote`, with its code and the line that keeps TVM 0.21's
+    meaning. Nothing of the target is lost: tools that refuse a lossy migration (a
+    :class:`MigrationWarning`) go on."""
+
+    __module__ = "targetlang.migration"
+
+
 @dataclass
 class _Outcome:
     source: Target
     json: dict[str, Any]
     moved: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {option: value}
     lost: list[str] = field(default_factory=list)
-    renamed: list[str] = field(default_factory=list)  # "path is 'new' in DIALECT"
+    renamed: list[tuple[str, str, str]] = field(default_factory=list)  # (path, old, new)
+    text: str | None = None  # the legacy text read (None: a dict or a Target)
 
 
 #: The release whose reading of a legacy string is its meaning (TVM 0.21, the reference).
 LEGACY_DIALECT = DEFAULT_DIALECT
+_LEGACY_RELEASE = (0, 21)
 
 
 # ---- which dialect ---------------------------------------------------------------------------------
@@ -184,7 +204,7 @@ def _convert(target: Target, dialect: str, path: str, outcome: _Outcome) -> dict
         at_default = old.has_default and old.default == value
         if spec is not None and key not in ("host", "tag", "keys"):
             if new_key != key:
-                outcome.renamed.append(f"{json_path(path, key)} is {new_key!r} in {dialect}")
+                outcome.renamed.append((path, key, new_key))
             out[new_key] = _value(value, json_path(path, new_key), dialect, outcome)
         elif key in MOVED_OPTIONS:
             if not at_default:
@@ -221,6 +241,10 @@ def _value(value: Any, path: str, dialect: str, outcome: _Outcome) -> Any:
 def _show(value: Any) -> str:
     if isinstance(value, Target):
         return str(value)
+    if isinstance(value, Mapping):  # a map option (TVM TIRx's backend_config): as JSON
+        import json  # (on first use, as _show_json: only such a value needs it)
+
+        return json.dumps(_plain_json(value), separators=(",", ":"))
     if isinstance(value, tuple):
         return ",".join(_show(v) for v in value)
     if isinstance(value, bool):
@@ -232,11 +256,64 @@ def _migrate(source: TargetSource, source_dialect: str, target_dialect: str,
              environment: Environment | None) -> _Outcome:
     load(target_dialect)  # an unknown dialect is a KeyError before anything is read
     target = _read(source, source_dialect, environment)
-    outcome = _Outcome(source=target, json={})
+    outcome = _Outcome(source=target, json={},
+                       text=source if isinstance(source, str) and not is_json_text(source)
+                       else None)
     converted = _convert(target, target_dialect, "", outcome)
-    outcome.json = _without_features(
-        from_json(converted, dialect=target_dialect, environment=environment).to_json())
+    result = _read_there(converted, target_dialect, environment)
+    if _keep_derived_keys(target, converted, result):
+        result = _read_there(converted, target_dialect, environment)
+    outcome.json = _without_features(result.to_json())
     return outcome
+
+
+def _read_there(converted: dict[str, Any], dialect: str,
+                environment: Environment | None) -> Target:
+    """The converted dict read in the target dialect; a refusal there means the target has no
+    equivalent in that release (TVM TIRx refuses the null device 0.21 kept)."""
+    try:
+        return from_json(converted, dialect=dialect, environment=environment)
+    except TargetError as error:
+        raise MigrationError(f"{error.message}: no equivalent in {dialect}",
+                             path=error.path) from None
+
+
+def _keep_derived_keys(source: Target, converted: dict[str, Any], result: Target) -> bool:
+    """Where the target release derives other keys than the legacy reference (TVM 0.21 or
+    newer) derived for a level of the target, that level keeps the source's keys, written
+    out: they are its meaning (TVM TIRx gives no ``arm_cpu`` to a triple whose architecture
+    its canonicalizer does not know, as ``armm``). Keys an older release derived (TVM 0.6's
+    TopHub strings) are left to the new release. Returns whether ``converted`` changed."""
+    changed = False
+    if ("keys" not in converted and result.keys != source.keys
+            and (release_of(source.dialect) or (0,)) >= _LEGACY_RELEASE):
+        converted["keys"] = list(source.keys)
+        changed = True
+    for name in ("host",):
+        inner, there = getattr(source, name), getattr(result, name)
+        if inner is not None and there is not None and isinstance(converted.get(name), dict):
+            changed |= _keep_derived_keys(inner, converted[name], there)
+    for key, value in source.attrs.items():
+        mine, theirs = converted.get(key), result.attrs.get(key)
+        if isinstance(value, Target) and isinstance(mine, dict) and isinstance(theirs, Target):
+            changed |= _keep_derived_keys(value, mine, theirs)
+        elif isinstance(value, tuple) and isinstance(mine, list) and \
+                isinstance(theirs, tuple) and len(value) == len(mine) == len(theirs):
+            for old, new_dict, new in zip(value, mine, theirs):
+                if isinstance(old, Target) and isinstance(new_dict, dict) and \
+                        isinstance(new, Target):
+                    changed |= _keep_derived_keys(old, new_dict, new)
+    return changed
+
+
+
+def _plain_json(value: Any) -> Any:
+    """A map option's value (read-only maps, tuples) as plain JSON."""
+    if isinstance(value, Mapping):
+        return {k: _plain_json(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain_json(v) for v in value]
+    return value
 
 
 def _without_features(value: Any) -> Any:
@@ -289,8 +366,42 @@ def _check_dialects(source_dialect: str, target_dialect: str) -> None:
             raise ValueError(f"unknown dialect {name!r}; known: {', '.join(DIALECTS)}")
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, MigrationWarning, stacklevel=3)
+def _warn(message: str, category: type[MigrationWarning] = MigrationWarning) -> None:
+    warnings.warn(message, category, stacklevel=3)
+
+
+def _notes(outcome: _Outcome, target_dialect: str) -> list[MeaningNote]:
+    return notes_of(outcome.json, target_dialect, moved=outcome.moved, renamed=outcome.renamed,
+                    source_kind=outcome.source.kind, source_dialect=outcome.source.dialect,
+                    text=outcome.text)
+
+
+def _warn_notes(notes: list[MeaningNote], source: TargetSource) -> None:
+    """Warn with each note. How a release compiles a kind (``TM1xx``) is said of text and
+    dicts, what ``migrate`` reads as legacy meaning; a Target passed in was read already
+    (a preset's, say): :func:`meaning_notes` has those notes for any source."""
+    for note in notes:
+        if note.compiles and isinstance(source, Target):
+            continue
+        if note.kept:
+            _warn(str(note), MeaningWarning)
+        else:  # an option left out of the target
+            _warn(f"{note}; targetlang.migrate_config() carries it")
+
+
+@with_stack_room
+def meaning_notes(source: TargetSource, *, source_dialect: str = "auto",
+                  target_dialect: str | None = None, environment: Environment | None = None
+                  ) -> list[MeaningNote]:
+    """What ``migrate(source, ...)`` leaves meaning otherwise in ``target_dialect``: one
+    :class:`MeaningNote` (code, option, message, the line that keeps TVM 0.21's meaning)
+    for each thing the target uses whose meaning moved out of the target or changed (CUDA
+    math since 0.25, ``-system-lib``, ...), only where the target uses it. ``migrate`` warns
+    with the same notes; this gives them as values (the upgrade tools report them)."""
+    target_dialect = target_dialect or newest_release()
+    _check_dialects(source_dialect, target_dialect)
+    outcome = _migrate(source, source_dialect, target_dialect, environment)
+    return _notes(outcome, target_dialect)
 
 
 @with_stack_room
@@ -311,15 +422,22 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
     target_dialect = target_dialect or newest_release()
     _check_dialects(source_dialect, target_dialect)
     outcome = _migrate(source, source_dialect, target_dialect, environment)
+    notes = _notes(outcome, target_dialect)
+    said = {(note.path, note.option.partition("=")[0]) for note in notes}
     for path, options in outcome.moved.items():
         where = f" of {path}" if path else ""
-        written = " ".join(f"-{k}={_show(v)}" for k, v in options.items())
-        _warn(f"{written}{where}: not a target option in {target_dialect} (TVM moved it to the "
-              "executor and runtime); targetlang.migrate_config() carries it")
+        unsaid = {k: v for k, v in options.items() if (path, f"-{k}") not in said}
+        if unsaid:
+            written = " ".join(f"-{k}={_show(v)}" for k, v in unsaid.items())
+            _warn(f"{written}{where}: not a target option in {target_dialect} (TVM moved it to "
+                  "the executor and runtime); targetlang.migrate_config() carries it")
     for item in outcome.lost:
         _warn(f"{item}: no equivalent in {target_dialect}; dropped")
-    for item in outcome.renamed:
-        _warn(f"{item} (renamed)")
+    for path, old, new in outcome.renamed:
+        if (path, f"-{old}") not in said:
+            _warn(f"{json_path(path, old)} is {new!r} in {target_dialect} (renamed)",
+                  MeaningWarning)
+    _warn_notes(notes, source)
     return outcome.json
 
 
@@ -350,6 +468,7 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
             options.setdefault(key, value)
     for item in outcome.lost:
         _warn(f"{item}: no equivalent in {target_dialect}; dropped")
+    _warn_notes([note for note in _notes(outcome, target_dialect) if note.kept], source)
     executor = runtime = None
     executor_options = {k: options[k] for k in _EXECUTOR_OPTIONS if k in options}
     if "executor" in options or executor_options:

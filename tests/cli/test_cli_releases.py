@@ -50,7 +50,7 @@ def test_migrate_py_keeps_a_tag_only_where_it_means_the_same(tmp_path: Path) -> 
     assert '"mcpu": "apple-m4"' in out
 
 
-@pytest.mark.parametrize("release", ["tvm-0.25", "tvm-0.27"])
+@pytest.mark.parametrize("release", ["tvm-0.25", "tvm-0.27", "tirx-0.1"])
 def test_logs_normalize_to_a_release_writes_one_dict_per_target(tmp_path: Path,
                                                                 release: str) -> None:
     log = TESTS / "data" / "tophub" / "cuda_v0.10.log"

@@ -124,7 +124,8 @@ def test_format_prints_an_empty_line_for_a_failed_target() -> None:
 def test_batch_warnings_name_their_line_and_target() -> None:
     code, _, err = cli("migrate", "--compact", stdin="cuda\nllvm -system-lib\n")
     assert code == 0
-    assert err.startswith("warning: line 2: -system-lib=1") and "\n    llvm -system-lib\n" in err
+    assert err.startswith("warning: line 1: TM101 cuda: ") and "\n    cuda\n" in err
+    assert "warning: line 2: TM201 -system-lib=1" in err and "\n    llvm -system-lib\n" in err
     code, _, err = cli("check", "--strict", stdin="llvm\nllvm -opt-level=3x\n")
     assert code == 1 and err.startswith("warning: line 2: -opt-level=3x")
 
@@ -153,12 +154,17 @@ def test_migrate_auto_keeps_the_legacy_meaning_of_a_drifted_tag_at_every_entry_p
     legacy = targetlang.migrate(tag, source_dialect="tvm-0.21")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the reading is the legacy one: nothing to warn about
+        # (but how TVM 0.25+ compiles a cuda target, where the tag is one: moved meaning)
+        warnings.simplefilter("ignore", targetlang.MeaningWarning)
         assert targetlang.migrate(tag) == legacy
         assert targetlang.migrate_config(tag).targets[0].to_json() == \
             targetlang.from_json(legacy, dialect="tvm-0.27").to_json()
     # The command line, and --py on a script (both start from the same rule).
     code, out, err = cli("migrate", "--compact", tag)
-    assert code == 0 and json.loads(out) == legacy and err == ""
+    assert code == 0 and json.loads(out) == legacy
+    said = [line for line in err.splitlines() if line]
+    assert all(line.startswith(("warning: TM101 cuda", "warning: TM102 cuda")) for line in said)
+    assert len(said) == (2 if legacy["kind"] == "cuda" else 0)
     result = migrate_source(f'import tvm\nt = tvm.target.Target("{tag}")\n')
     assert ast.literal_eval(result.rewrites[0].new) == minimal(legacy, "tvm-0.27")
     if tag.startswith("apple/"):

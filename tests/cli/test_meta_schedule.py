@@ -85,9 +85,31 @@ def test_normalize_rewrites_targets_and_instructions(tmp_path: Path, release: st
         tl.from_json(written, dialect=release)
 
 
-def test_normalize_to_text_is_refused_for_a_database(tmp_path: Path) -> None:
-    code, _, err = cli("logs", "normalize", str(DB), "-o", str(tmp_path / "x.json"))
-    assert code == 1 and "use --to json or --to tvm-0.N" in err
+@pytest.mark.parametrize("to", [[], ["--to", "text"]])
+@pytest.mark.parametrize("output", ["x.json", "-", "out_dir"])
+@pytest.mark.parametrize("given", ["directory", "records file"])
+def test_normalize_a_database_without_a_form_is_a_usage_error(
+        tmp_path: Path, to: list[str], output: str, given: str) -> None:
+    """A database's records hold TargetJSON dicts: without ``--to`` (or with ``--to text``)
+    there is nothing to write them as, a usage error (exit 2) like the CLI's others, and
+    nothing is written."""
+    source = str(DB) if given == "directory" else str(DB / "database_tuning_record.json")
+    out = output if output == "-" else str(tmp_path / output)
+    code, text, err = cli("logs", "normalize", source, "-o", out, *to)
+    assert code == 2 and "--to json or --to tvm-0.N" in err and text == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("output", ["out_dir", "-"])
+def test_no_database_is_written_for_tirx_which_has_no_meta_schedule(
+        tmp_path: Path, output: str) -> None:
+    """TVM TIRx 0.1 has no MetaSchedule (its oracle: no schedule module, no database, no trace
+    instruction; schedule-instructions.json): a database for it is refused with the reason,
+    and nothing is written (its logs' targets are normalized: test_cli_releases.py)."""
+    out = output if output == "-" else str(tmp_path / output)
+    code, text, err = cli("logs", "normalize", str(DB), "--to", "tirx-0.1", "-o", out)
+    assert code == 1 and "tirx-0.1 has no MetaSchedule" in err and text == ""
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.oracle

@@ -29,13 +29,19 @@ def test_one_data_file_per_release() -> None:
 def test_families_are_data_only() -> None:
     data = json.loads((DATA / "releases" / "families.json").read_text("utf-8"))
     named = {r: group["family"] for group in data["reader_families"] for r in group["releases"]}
-    assert {name: DIALECTS[name].family for name in releases()} == named
+    tvm = [name for name in releases() if DIALECTS[name].product == "tvm"]
+    assert {name: DIALECTS[name].family for name in tvm} == named
+    # another product's release (TVM TIRx) is no member of TVM's families: its own
+    assert {name: DIALECTS[name].family for name in releases() if name not in tvm} == {
+        "tirx-0.1": "tirx-0.1"}
 
 
-def test_the_default_release_is_the_newest_registered() -> None:
+def test_the_default_release_is_the_newest_tvm_release_registered() -> None:
+    tvm = [name for name in releases() if DIALECTS[name].product == "tvm"]
     assert newest_release() == releases()[0] == max(
-        releases(), key=lambda name: tuple(int(n) for n in name[4:].split(".")))
+        tvm, key=lambda name: tuple(int(n) for n in name[4:].split(".")))
     assert tl.migrate("llvm") == tl.migrate("llvm", target_dialect=newest_release())
+    assert releases()[-1] == "tirx-0.1"  # a product's release: tried after TVM's, no default
 
 
 @pytest.mark.parametrize("release", [f"0.{n}" for n in range(7, 28)])
