@@ -524,6 +524,32 @@ def archspec_renames(repo: Path) -> list[dict[str, str]]:
     return renames
 
 
+def server_products(graviton: list[dict[str, Any]], renames: list[dict[str, str]],
+                    microarchitectures: dict[str, Any], aliases: dict[str, str],
+                    llvm_cpus: set[str]) -> dict[str, Any]:
+    """Arm server products by their core's LLVM CPU: AWS's table, then the Gravitons archspec
+    renamed by their core (which must agree with AWS's where both name one)."""
+    products: dict[str, Any] = {}
+    for row in graviton:
+        cpu = aliases.get(row["mcpu"], row["mcpu"])
+        if cpu in llvm_cpus:
+            products[row["name"]] = {"llvm": cpu, "source": "aws-graviton",
+                                     "line": row["line"], "row": row["row"]}
+    for rename in renames:
+        name = rename["name"].capitalize()  # archspec's graviton2: AWS's Graviton2
+        cpu = microarchitectures.get(rename["uarch"], {}).get("llvm")
+        if cpu is None:
+            continue
+        if name in products:
+            if products[name]["llvm"] != cpu:
+                raise SystemExit(f"archspec says {name} is {cpu}, AWS {products[name]['llvm']}")
+            continue
+        products[name] = {"llvm": cpu, "source": "archspec-rename", "commit": rename["commit"],
+                          "row": f"linux-amazon-{rename['name']} -> "
+                                 f"linux-amazon-{rename['uarch']}"}
+    return dict(sorted(products.items()))
+
+
 def archspec_table(text: str) -> dict[str, Any]:
     """archspec's x86-64 and AArch64 microarchitectures with the CPU name clang takes."""
     data = json.loads(text)["microarchitectures"]
@@ -615,26 +641,8 @@ def build() -> dict[str, Any]:
                     "scripts/generate_devices.py"}
     aliases = {a: c for a, c in probe["aliases"].items() if c in llvm_cpus}
     microarchitectures = listed_by_llvm(uarchs, llvm_cpus, aliases)
-    renames = archspec_renames(ARCHSPEC_GIT)
-    arm_products: dict[str, Any] = {}
-    for row in graviton_table:
-        cpu = aliases.get(row["mcpu"], row["mcpu"])
-        if cpu in llvm_cpus:
-            arm_products[row["name"]] = {"llvm": cpu, "source": "aws-graviton",
-                                     "line": row["line"], "row": row["row"]}
-    for rename in renames:
-        name = rename["name"].capitalize()  # archspec's graviton2: AWS's Graviton2
-        cpu = microarchitectures.get(rename["uarch"], {}).get("llvm")
-        if cpu is None:
-            continue
-        if name in arm_products:
-            if arm_products[name]["llvm"] != cpu:
-                raise SystemExit(f"archspec says {name} is {cpu}, AWS "
-                                 f"{arm_products[name]['llvm']}")
-            continue
-        arm_products[name] = {"llvm": cpu, "source": "archspec-rename", "commit": rename["commit"],
-                          "row": f"linux-amazon-{rename['name']} -> "
-                                 f"linux-amazon-{rename['uarch']}"}
+    arm_products = server_products(graviton_table, archspec_renames(ARCHSPEC_GIT),
+                                   microarchitectures, aliases, llvm_cpus)
     sources["archspec-rename"] = {
         "what": "archspec's test targets renamed from an AWS product to its microarchitecture",
         "repo": "archspec/archspec-json",
@@ -652,7 +660,7 @@ def build() -> dict[str, Any]:
         "microarchitectures": microarchitectures,
         "arm": {"implementers": implementers,
                 "parts": arm_parts(implementers, named, probe, aliases, llvm_cpus),
-                "products": dict(sorted(arm_products.items()))},
+                "products": arm_products},
         "llvm_aliases": dict(sorted(aliases.items())),
     }
 
