@@ -1010,9 +1010,8 @@ def _arm_tables() -> _ArmTables:
     by_part: dict[str, list[Mapping[str, Any]]] = {}
     for row in arm["parts"]:
         by_part.setdefault(row["part"], []).append(row)
-        for spelling in (row["name"] or "").split("/"):  # "Typhoon/Capri": either name
-            if spelling:
-                by_name.setdefault(normal(spelling), []).append(row)
+        if row["name"]:  # as lscpu prints it: "Falkor-V1/Kryo" whole
+            by_name.setdefault(normal(row["name"]), []).append(row)
     products = {normal(n): (n, row["llvm"]) for n, row in arm["products"].items()}
     for product, core in ARM_PRODUCTS.items():
         cpus = {r["llvm"] for r in by_name.get(normal(core), ()) if r["llvm"]}
@@ -1148,25 +1147,40 @@ def _by_arm_name(db: _Database, name: str, reading: str) -> Entry | None:
     names cores from its own to Cortex-A76s)."""
     tables = _arm_tables()
     for vendor, words in arm_words(reading, _arm_vendor_words(tables)):
-        implementers = {i for i, v in tables.vendors.items()
-                        if vendor is not None and vendor.casefold() in
-                        (w.casefold() for w in v.split("/"))} or None
+        named = {i for i, v in tables.vendors.items()
+                 if vendor is not None and vendor.casefold() in
+                 (w.casefold() for w in v.split("/"))} or None
+        # the vendor's own parts first; then any implementer's (Marvell sells Cavium's)
+        for implementers in [named, *([None] if named else [])]:
+            found = _arm_core(db, name, words, tables, implementers)
+            if found is not None:
+                return found
+    return None
 
-        for size in range(len(words), 0, -1):
-            key = normal("".join(words[:size]))
-            whole = size == len(words)
-            products = [v for k, v in tables.products.items()
-                        if k == key or (not whole and k.startswith(key))]
-            if key in tables.products and (whole or len({c for _, c in products}) == 1):
-                entry = db.entries.get(products[0][1])
-                if entry is not None:
-                    return entry
-            found = _core_rows(tables, key, implementers, family=not whole)
-            if found:
-                what = (f"the Arm core {' '.join(words)!r} as lscpu names it" if whole else
-                        f"a core of the {' '.join(words[:size])!r} family (lscpu's names "
-                        f"that start so)")
-                return _one_cpu(db, name, found, tables, what)
+
+def _arm_core(db: _Database, name: str, words: list[str], tables: _ArmTables,
+              implementers: set[str] | None) -> Entry | None:
+    """The product line or core that ``words`` start with (the longest that names one)."""
+    for size in range(len(words), 0, -1):
+        key = normal("".join(words[:size]))
+        whole = size == len(words)
+        products = [v for k, v in tables.products.items()
+                    if k == key or (not whole and k.startswith(key))]
+        if key in tables.products and (whole or len({c for _, c in products}) == 1):
+            entry = db.entries.get(products[0][1])
+            if entry is not None:
+                return entry
+        exact = _core_rows(tables, key, implementers, family=False)
+        if whole and exact:
+            return _one_cpu(db, name, exact, tables,
+                            f"the Arm core {' '.join(words)!r} as lscpu names it")
+        # a name that goes on after a core's name, or stops before its later words
+        # ("Cavium ThunderX2" of Cavium's "ThunderX2-99xx"): a core of that family
+        family = _core_rows(tables, key, implementers, family=True)
+        if family:
+            return _one_cpu(db, name, family, tables,
+                            f"a core of the {' '.join(words[:size])!r} family (lscpu's names "
+                            "whose first words those are)")
     return None
 
 

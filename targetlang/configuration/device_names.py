@@ -536,7 +536,7 @@ def x86_microarchitecture(reading: str) -> str | None:
 _CPUINFO_FIELD = re.compile(r"CPU\s+(implementer|variant|part)\s*:\s*(0x[0-9a-f]+)",
                             re.IGNORECASE)
 #: The MIDR as its value (``/sys/devices/system/cpu/cpu0/regs/identification/midr_el1``).
-_MIDR_VALUE = re.compile(r"0x(?:0{8})?([0-9a-f]{8})", re.IGNORECASE)
+_MIDR_VALUE = re.compile(r"(?:MIDR(?:_EL1)?\s*[:=]?\s*)?0x(?:0{8})?([0-9a-f]{8})", re.IGNORECASE)
 
 
 def midr_fields(text: str) -> list[tuple[str | None, int | None, str]] | None:

@@ -349,9 +349,8 @@ def _one_cpu_names() -> dict[str, str]:
     """lscpu's core names whose parts LLVM reads as one CPU (parts it knows nothing of aside)."""
     cpus: dict[str, set[str]] = {}
     for row in ARM["parts"]:
-        for name in (row["name"] or "").split("/"):
-            if name and row["llvm"]:
-                cpus.setdefault(name, set()).add(row["llvm"])
+        if row["name"] and row["llvm"]:
+            cpus.setdefault(row["name"], set()).add(row["llvm"])
     return {name: next(iter(found)) for name, found in cpus.items() if len(found) == 1}
 
 
@@ -364,7 +363,7 @@ def test_lscpus_core_names_read_with_and_without_the_vendor() -> None:
     assert len(names) >= 60
     for name, cpu in names.items():
         vendor = next(VENDORS[r["implementer"]] for r in ARM["parts"]
-                      if r["name"] and name in r["name"].split("/") and r["llvm"])
+                      if r["name"] == name and r["llvm"])
         for printed in (name, f"{vendor.split('/')[0]} {name}",
                         f"Vendor ID:           {vendor}\nModel name:          {name}"):
             assert _cpu(tl.component(printed)) == cpu, printed
@@ -377,18 +376,20 @@ def test_a_core_name_with_a_model_number_reads_only_where_its_family_is_one_cpu(
     cpus = {name for name, entry in entries().items() if entry.origin == "cpu"}
     families: dict[str, set[str | None]] = {}
     for row in ARM["parts"]:
-        for name in (row["name"] or "").split("/"):
-            words = [w for w in re.split(r"[\s\-]+", name) if w]
-            if words and words[0].casefold() not in vendors:  # (Ampere-1: the vendor's word)
-                families.setdefault(words[0], set()).add(row["llvm"])
+        words = [w for w in re.split(r"[\s\-/]+", row["name"] or "") if w]
+        if words and words[0].casefold() not in vendors:  # (Ampere-1: the vendor's word)
+            families.setdefault(words[0], set()).add(row["llvm"])
     one = [f for f, found in families.items() if len(found) == 1 and found <= cpus]
     several = [f for f, cpus in families.items() if len({c for c in cpus if c}) > 1]
     assert one and several
     for family in several:
         with pytest.raises(AmbiguousComponentError):
             tl.component(f"{family} 9999")
-    for family in one:
+    for family in one:  # with a model number after it, or as the name that stops there
         assert _cpu(tl.component(f"{family} 9999")) == next(iter(families[family]))
+        assert _cpu(tl.component(family)) == next(iter(families[family]))
+    assert _cpu(tl.component("Cavium ThunderX2")) == _cpu(tl.component("ThunderX2-99xx"))
+    assert _cpu(tl.component("Marvell ThunderX2")) == _cpu(tl.component("ThunderX2-99xx"))
 
 
 @pytest.mark.parametrize("around", ["{}", "AWS {}", "AWS {} Processor", "Amazon {}"])
