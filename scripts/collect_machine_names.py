@@ -20,8 +20,16 @@ The rows come from public tool output, each named by its URL at a commit:
   names the app read from the driver and the OS. What each product is was decided by hand
   (:data:`PRODUCTS`) from the vendors' tables (NVIDIA's CUDA GPUs list, AMD's ROCm and LLVM
   processor tables, Intel's and AMD's product pages).
+* A Stable Diffusion benchmark's submissions (vladmandic/sd-extension-system-info,
+  ``pages/benchmark-data.json`` before it left the repository, ``$TARGETLANG_SDINFO_GIT``):
+  each machine's ``torch.cuda.get_device_name()`` printed with the device's own compute
+  capability (``device:NVIDIA GeForce RTX 4090 (1) (compute_37) (8, 9)``) -- what the GPU is
+  comes from the same machine, not from its name. A name its submissions print with two
+  capabilities (a machine with two GPUs names one and measures the other) is left out, as
+  are the names in :data:`SD_CONFLICTS`. ROCm's submissions print the HIP device's name
+  without a capability: what each is was decided by hand (:data:`AMD_PRODUCTS`).
 * Rows collected by hand from public issue threads (:data:`HAND`), each with the URL and, where
-  the tool printed it, the compute capability as evidence.
+  the tool printed it, the compute capability or gfx processor as evidence.
 
 A row's ``truth`` is the target's kind and architecture (``{"kind": "cuda", "arch": "sm_89"}``,
 ``{"kind": "rocm", "mcpu": "gfx1100"}``, ``{"kind": "llvm", "mcpu": "znver3"}``) or null where
@@ -45,6 +53,9 @@ from shelf import TESTS_DATA, write_or_check
 OUTPUT = TESTS_DATA / "components" / "machine-names.json"
 MIRRORS = Path("/work/.mirror")
 LSCPU_GIT = Path(os.environ.get("TARGETLANG_LSCPU_GIT", MIRRORS / "linuxhw+LsCPU" / "repo"))
+SDINFO_GIT = Path(os.environ.get("TARGETLANG_SDINFO_GIT",
+                                 MIRRORS / "vladmandic+sd-extension-system-info" / "repo"))
+SDINFO_PATH = "pages/benchmark-data.json"
 ANIMEJANAI_GIT = Path(os.environ.get("TARGETLANG_ANIMEJANAI_GIT",
                                      MIRRORS / "the-database+mpv-AnimeJaNai" / "repo"))
 
@@ -151,7 +162,12 @@ def _blobs(repo: Path, specs: list[str]) -> list[str]:
     return out
 
 
-def lscpu_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
+#: lscpu's vendors of Arm CPUs: it names the core from its part number (util-linux's table).
+ARM_VENDORS = ("ARM", "Qualcomm", "HiSilicon", "Marvell", "Nvidia")
+
+
+def lscpu_rows(every: bool = False) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """One row per distinct lscpu "Model name": a tenth of them (``every``: all)."""
     commit = _git(LSCPU_GIT, "rev-parse", "HEAD").strip()
     paths = sorted(p for p in _git(LSCPU_GIT, "ls-tree", "-r", "--name-only", commit).split("\n")
                    if p.count("/") >= 4)
@@ -166,13 +182,13 @@ def lscpu_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
         fields = _fields(text)
         name = fields.get("Model name", "")
         if not name or name in seen or \
-                int(hashlib.sha1(name.encode()).hexdigest(), 16) % 10:
+                (not every and int(hashlib.sha1(name.encode()).hexdigest(), 16) % 10):
             continue
         seen.add(name)
         truth = host_cpu(fields.get("Vendor ID", ""), fields.get("CPU family", ""),
                          fields.get("Model", ""), fields.get("Stepping", ""),
                          fields.get("Flags", ""))
-        if fields.get("Vendor ID") in ("ARM", "Qualcomm", "HiSilicon", "Marvell", "Nvidia"):
+        if fields.get("Vendor ID") in ARM_VENDORS:
             truth = None  # lscpu names the core from its part number: no second opinion here
         rows.append({
             "printed": name, "tool": "lscpu (Model name)",
@@ -286,6 +302,71 @@ def benchmark_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
     return rows, {"repo": "the-database/mpv-AnimeJaNai"}
 
 
+#: The benchmark's names whose submissions agree on a capability that NVIDIA's CUDA GPUs list
+#: contradicts: a second GPU's capability, not the named one's.
+SD_CONFLICTS = {
+    "Quadro RTX 4000": "NVIDIA's CUDA GPUs list: 7.5 (TU104); both submissions printed (6, 1)",
+}
+
+#: What each HIP device the benchmark names is (AMD's ROCm specifications and LLVM's AMDGPU
+#: processors: Navi 21 is gfx1030, Navi 22 gfx1031, Navi 23 gfx1032, Navi 31 gfx1100, Navi 10
+#: gfx1010, Vega 10 gfx900, Polaris 10/20 gfx803); None: the name says none.
+AMD_PRODUCTS: dict[str, dict[str, str] | None] = {
+    "Radeon RX 7900 XTX": _rocm("gfx1100"), "Radeon RX 7900 XT": _rocm("gfx1100"),
+    "AMD Radeon RX 6900 XT": _rocm("gfx1030"), "AMD Radeon RX 6800 XT": _rocm("gfx1030"),
+    "AMD Radeon RX 6800": _rocm("gfx1030"), "AMD Radeon RX 6750 XT": _rocm("gfx1031"),
+    "AMD Radeon RX 6700 XT": _rocm("gfx1031"), "AMD Radeon RX 6600 XT": _rocm("gfx1032"),
+    "AMD Radeon RX 5700 XT": _rocm("gfx1010"), "AMD Radeon Pro WX 9100": _rocm("gfx900"),
+    "Radeon RX Vega": _rocm("gfx900"), "AMD Radeon RX Vega": _rocm("gfx900"),
+    "AMD Radeon RX 580 Series": _rocm("gfx803"),
+    "AMD Radeon Graphics": None,
+}
+
+
+def sd_benchmark_rows() -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The SD benchmark's device names: CUDA devices with their printed capability, ROCm
+    devices decided by hand."""
+    commit = next(c for c in _git(SDINFO_GIT, "log", "--all", "--format=%H", "--",
+                                  SDINFO_PATH).split()
+                  if subprocess.run(["git", "--git-dir", str(SDINFO_GIT), "cat-file", "-e",
+                                     f"{c}:{SDINFO_PATH}"], capture_output=True).returncode == 0)
+    data = json.loads(_git(SDINFO_GIT, "show", f"{commit}:{SDINFO_PATH}"))
+    url = f"https://github.com/vladmandic/sd-extension-system-info/blob/{commit}/{SDINFO_PATH}"
+    cuda: dict[str, set[str]] = {}
+    submissions: dict[str, list[int]] = {}
+    hip: dict[str, list[int]] = {}
+    for row in data:
+        text = str(row[6])
+        found = re.match(r"device:(.+?) \(\d+\) \([^)]*\) \((\d+), (\d+)\)", text)
+        if found:
+            cuda.setdefault(found.group(1), set()).add(f"sm_{found.group(2)}{found.group(3)}")
+            submissions.setdefault(found.group(1), []).append(int(row[0]))
+            continue
+        found = re.match(r"device:(.+?) \(\d+\) hip:", text)
+        if found:
+            hip.setdefault(found.group(1), []).append(int(row[0]))
+    rows = []
+    tool = ("torch.cuda.get_device_name() (a benchmark's submissions: the name, the count, "
+            "the arch list, the device's capability)")
+    for name in sorted(cuda):
+        if len(cuda[name]) != 1 or name in SD_CONFLICTS:
+            continue
+        arch = next(iter(cuda[name]))
+        rows.append({"printed": name, "tool": tool, "source": url,
+                     "evidence": {"capability": f"{arch} (submissions "
+                                  f"{', '.join(map(str, sorted(submissions[name])[:3]))})"},
+                     "truth": _cuda(arch)})
+    for name in sorted(hip):
+        if name not in AMD_PRODUCTS:
+            raise SystemExit(f"{SDINFO_PATH}: {name!r} is not in AMD_PRODUCTS: decide what it is")
+        rows.append({"printed": name, "tool": "torch.cuda.get_device_name() on ROCm (a "
+                     "benchmark's submissions)", "source": url,
+                     "evidence": {"decided": "by hand, from AMD's tables", "submissions":
+                                  ", ".join(map(str, sorted(hip[name])[:3]))},
+                     "truth": AMD_PRODUCTS[name]})
+    return rows, {"repo": "vladmandic/sd-extension-system-info", "commit": commit}
+
+
 #: Rows seen in public issue threads: (printed, tool, URL, truth, evidence).
 HAND: tuple[tuple[str, str, str, dict[str, str] | None, str], ...] = (
     ("NVIDIA H20", "nvidia-smi", "https://github.com/NVIDIA/nvtrust/issues/128",
@@ -331,6 +412,191 @@ HAND: tuple[tuple[str, str, str, dict[str, str] | None, str], ...] = (
     ("Intel(R) Xeon(R) Platinum 8358 CPU @ 2.60GHz", "/proc/cpuinfo (as quoted)",
      "https://github.com/TristanBilot/mlx-benchmark/pull/12", _llvm("icelake-server"),
      "3rd generation Xeon Scalable (Ice Lake-SP)"),
+    # GPUs as tools print them, most with the device's own compute capability or gfx
+    # processor in the same output
+    ('NVIDIA GeForce RTX 5080 Laptop GPU', 'torch (UserWarning: ... with CUDA capability sm_XY ...)',
+     'https://github.com/RetroUpgrade-YouTube/Hi3DGen_1Click_installer/issues/5', _cuda("sm_120"),
+     'torch printed sm_120 for it'),
+    ('NVIDIA GeForce RTX 5070 Laptop GPU', 'torch (UserWarning: ... with CUDA capability sm_XY ...)',
+     'https://github.com/coendevente/SlicerNNInteractive/issues/58', _cuda("sm_120"),
+     'torch printed sm_120 for it'),
+    ('GeForce GTX 960M', 'torch (UserWarning: Found GPU0 ... which is of cuda capability X.Y)',
+     'https://github.com/peterjc123/pytorch-scripts/issues/13', _cuda("sm_50"),
+     'torch printed cuda capability 5.0'),
+    ('GeForce GTX 670M', 'torch (UserWarning: Found GPU0 ... which is of cuda capability X.Y)',
+     'https://github.com/pytorch/pytorch/issues/16712', _cuda("sm_21"),
+     'torch printed cuda capability 2.1'),
+    ('GeForce GTX 660 Ti', 'torch (UserWarning: Found GPU0 ... which is of cuda capability X.Y)',
+     'https://github.com/alievk/avatarify-python/issues/58', _cuda("sm_30"),
+     'torch printed cuda capability 3.0'),
+    ('NVIDIA GTX TITAN Black', 'torch (UserWarning: Found GPU0 ... which is of cuda capability X.Y)',
+     'https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/3003', _cuda("sm_35"),
+     'torch printed cuda capability 3.5'),
+    ('Ellesmere [Radeon RX 470/480/570/570X/580/580X]', "torch on ROCm (Found GPU0 ...: the HIP device's name)",
+     'https://github.com/ROCm/pytorch/issues/627', _rocm("gfx803"),
+     "the reporter names it gfx803 (Polaris 10: LLVM's polaris10 is gfx803)"),
+    ('GeForce GT 720', 'torch (UserWarning: Found GPU0 ... which is of cuda capability X.Y)',
+     'https://github.com/w-okada/voice-changer/issues/447', _cuda("sm_35"),
+     'torch printed cuda capability 3.5'),
+    ('GeForce RTX 3080', 'torch (UserWarning: GeForce RTX 3080 with CUDA capability sm_86 ...)',
+     'https://github.com/pytorch/pytorch/issues/45028', _cuda("sm_86"),
+     'torch printed sm_86 for it'),
+    ('GeForce RTX 3090', 'torch (UserWarning: ... with CUDA capability sm_XY ...)',
+     'https://github.com/ml-struct-bio/cryodrgn/issues/91', _cuda("sm_86"),
+     'torch printed sm_86 for it'),
+    ('NVIDIA GeForce RTX 5090 Laptop GPU', 'torch (UserWarning: ... with CUDA capability sm_XY ...)',
+     'https://github.com/Lex-au/Orpheus-FastAPI/issues/84', _cuda("sm_120"),
+     'dup'),
+    ('AMD Radeon RX 6600 XT', "rocminfo (Marketing Name; the same agent's Name: gfxNNN)",
+     'https://github.com/ROCm/legacy-rocm-build/issues/1698', _rocm("gfx1032"),
+     'rocminfo printed Name: gfx1032 for it'),
+    ('Arcturus GL-XL [AMD Instinct MI100]', 'rocm-smi --showproductname (Card series)',
+     'https://github.com/easybuilders/easybuild-framework/pull/3978', _rocm("gfx908"),
+     "AMD's ROCm table: MI100 is gfx908"),
+    ('Fiji [Radeon R9 FURY / NANO Series]', 'rocm-smi --showproductname (Card series)',
+     'https://github.com/easybuilders/easybuild-framework/pull/3978', _rocm("gfx803"),
+     "Fiji: LLVM's processor fiji is gfx803"),
+    ('Radeon R9 FURY X', 'rocm-smi --showproductname (Card model)',
+     'https://github.com/easybuilders/easybuild-framework/pull/3978', _rocm("gfx803"),
+     "Fiji: LLVM's processor fiji is gfx803"),
+    ('AMD INSTINCT MI200 (MCM) OAM LC MBA HPE C2', 'rocm-smi --showproductname --json (Card Series)',
+     'https://github.com/ROCm/rocm_smi_lib/issues/159', _rocm("gfx90a"),
+     "the same output's GFX Version (gfx9010) and the card model 0x7408 (MI250X): gfx90a"),
+    ('Radeon RX 7900 XTX', "rocminfo (Marketing Name; the same agent's Name: gfxNNN)",
+     'https://github.com/PTFOPlayer/rocm_smi_lib_rs/issues/2', _rocm("gfx1100"),
+     'rocminfo printed Name: gfx1100 for it'),
+    ('AMD Instinct MI210', "amd-smi / omnistat (the card's type)",
+     'https://github.com/ROCm/omnistat/pull/315', _rocm("gfx90a"),
+     "AMD's ROCm table: MI210 is gfx90a"),
+    ('Phoenix3', 'rocm-smi --json (Device Name)',
+     'https://github.com/sebhildebrandt/systeminformation/pull/960', _rocm("gfx1103"),
+     "the reporter's Radeon 780M (Phoenix): gfx1103"),
+    ('GeForce GT 750M', 'tensorflow (Found device 0 with properties: name ... major/minor, or compute capability)',
+     'https://github.com/pbhogale/gpu-keras-rstudio/issues/5', _cuda("sm_30"),
+     'tensorflow printed major: 3 minor: 0'),
+    ('GeForce GTX 970', 'deviceQuery (Device 0: "..."; CUDA Capability Major/Minor version number)',
+     'https://github.com/AlexeyAB/darknet/issues/3334', _cuda("sm_52"),
+     'deviceQuery printed 5.2'),
+    ('Tesla T4', 'tensorflow (Created TensorFlow device ... physical GPU (device: 0, name: ..., compute capability: X.Y))',
+     'https://github.com/tensorflow/tensorflow/issues/62170', _cuda("sm_75"),
+     'tensorflow printed compute capability 7.5'),
+    ('Tesla M40 24GB', 'tensorflow (Created TensorFlow device ... physical GPU (device: 0, name: ..., compute capability: X.Y))',
+     'https://github.com/tensorflow/tensorflow/issues/31969', _cuda("sm_52"),
+     'tensorflow printed compute capability 5.2'),
+    ('GeForce 820M', 'tensorflow (Found device 0 with properties: name ... major/minor, or compute capability)',
+     'https://github.com/tensorflow/tensorflow/issues/24227', _cuda("sm_21"),
+     'tensorflow printed major: 2 minor: 1'),
+    ('Tesla V100-SXM2-32GB', 'tensorflow (Created TensorFlow device ... physical GPU (device: 0, name: ..., compute capability: X.Y))',
+     'https://github.com/apple/turicreate/issues/2777', _cuda("sm_70"),
+     'tensorflow printed compute capability 7.0'),
+    ('Quadro M1200', 'tensorflow (Found device 0 with properties: name ... major/minor, or compute capability)',
+     'https://github.com/tensorflow/tensorflow/issues/10656', _cuda("sm_50"),
+     'tensorflow printed major: 5 minor: 0'),
+    ('NVIDIA A10G', 'torch.utils.collect_env (GPU models and configuration)',
+     'https://github.com/NVIDIA/apex/issues/1545', _cuda("sm_86"),
+     "NVIDIA's CUDA GPUs list: A10 (GA102) 8.6"),
+    ('NVIDIA A100-PCIE-40GB', 'torch.utils.collect_env (GPU models and configuration)',
+     'https://github.com/siliconflow/onediff/pull/1044', _cuda("sm_80"),
+     "NVIDIA's CUDA GPUs list: A100 8.0"),
+    ('RTX A6000', 'torch (UserWarning: RTX A6000 with CUDA capability sm_86 ...)',
+     'https://github.com/nerfstudio-project/nerfacc/issues/80', _cuda("sm_86"),
+     'torch printed sm_86 for it'),
+    ('GeForce GTX 1070 Ti', 'torch (UserWarning: GeForce GTX 1070 Ti with CUDA capability sm_61 ...)',
+     'https://github.com/pytorch/pytorch/issues/53164', _cuda("sm_61"),
+     'torch printed sm_61 for it'),
+    ('NVIDIA GeForce GTX 1650', 'lc0 (GPU: ...; GPU compute capability: X.Y)',
+     'https://github.com/LeelaChessZero/lc0/issues/1670', _cuda("sm_75"),
+     'lc0 printed compute capability 7.5'),
+    ('GeForce GTX 1060 6GB', 'xmrig-cuda (CUDA GPU #0 ... arch:XY)',
+     'https://github.com/xmrig/xmrig-cuda/issues/67', _cuda("sm_61"),
+     'xmrig-cuda printed arch:61'),
+    ('GeForce 610M', 'xmrig-nvidia (GPU #0 ... arch:XY)',
+     'https://github.com/xmrig/xmrig-nvidia/issues/245', _cuda("sm_21"),
+     'xmrig-nvidia printed arch:21'),
+    ('GeForce GT 710', 'xmrig (nvidia devices table: NAME)',
+     'https://github.com/xmrig/xmrig/issues/2166', _cuda("sm_35"),
+     "NVIDIA's CUDA GPUs list: GT 710 3.5"),
+    ('GeForce GTX 1060 3GB', 'KataGo (Cuda backend: Found GPU ... compute capability major M minor N)',
+     'https://github.com/lightvector/KataGo/issues/118', _cuda("sm_61"),
+     'KataGo printed major 6 minor 1'),
+    ('GeForce GTX 1070', 'KataGo (Found OpenCL Device 0: ... (NVIDIA Corporation))',
+     'https://github.com/lightvector/KataGo/issues/134', _cuda("sm_61"),
+     "NVIDIA's CUDA GPUs list: GTX 1070 6.1"),
+    ('NVIDIA RTX A5000', "gpufetch (Name; Microarchitecture: ... (X.Y), the device's compute capability)",
+     'https://github.com/Dr-Noob/gpufetch/issues/61', _cuda("sm_86"),
+     'gpufetch printed Ampere (8.6)'),
+    ('NVIDIA RTX PRO 6000 Blackwell Workstation Edition', "gpufetch (Name; Microarchitecture: ... (X.Y), the device's compute capability)",
+     'https://github.com/Dr-Noob/gpufetch/issues/62', _cuda("sm_120"),
+     'gpufetch printed SM 12.0'),
+    ('NVIDIA GeForce RTX 3070 Ti Laptop GPU', "gpufetch (Name; Microarchitecture: ... (X.Y), the device's compute capability)",
+     'https://github.com/Dr-Noob/gpufetch/issues/29', _cuda("sm_86"),
+     'gpufetch printed (8.6)'),
+    ('NVIDIA Graphics Device', "gpufetch (Name; Microarchitecture: ... (X.Y), the device's compute capability)",
+     'https://github.com/Dr-Noob/gpufetch/issues/34', _cuda("sm_89"),
+     'gpufetch printed Ada Lovelace (8.9), AD102; the name says none'),
+    ('NVIDIA GeForce RTX 4060 Ti', "gpufetch (Name; Microarchitecture: ... (X.Y), the device's compute capability)",
+     'https://github.com/Dr-Noob/gpufetch/issues/60', _cuda("sm_89"),
+     'gpufetch printed (8.9)'),
+    ('NVIDIA Corporation GA104 [GeForce RTX 3060] [10de:2487] (rev a1)', 'lspci -nn (VGA compatible controller)',
+     'https://github.com/Dr-Noob/gpufetch/issues/28', _cuda("sm_86"),
+     "GA104: NVIDIA's CUDA GPUs list, RTX 3060 8.6"),
+    ('Orin (nvgpu)', 'nvidia-smi -L (Jetson AGX Orin)',
+     'https://github.com/anduril/jetpack-nixos/pull/371', _cuda("sm_87"),
+     "NVIDIA's CUDA GPUs list: Jetson AGX Orin 8.7"),
+    ('Orin', "torch (sglang's environment: GPU 0 and its Compute Capability)",
+     'https://github.com/sgl-project/sglang/issues/3331', _cuda("sm_87"),
+     'the same output printed Compute Capability: 8.7'),
+    ('AWS Graviton2', 'lscpu (BIOS Model name)',
+     'https://github.com/workhorsy/py-cpuinfo/issues/199', _llvm("neoverse-n1"),
+     "the same lscpu printed Model name: Neoverse-N1 (ARM's part 0xd0c)"),
+    ('Neoverse-N1', 'lscpu (Model name; an Ampere Altra at Azure)',
+     'https://github.com/archspec/archspec-json/issues/41', _llvm("neoverse-n1"),
+     "ARM's part 0xd0c: LLVM's host detection names neoverse-n1"),
+    ('CPU implementer : 0x41\nCPU architecture: 8\nCPU variant     : 0x3\nCPU part        : 0xd0c\nCPU revision    : 1', '/proc/cpuinfo (an AWS Graviton2)',
+     'https://github.com/archspec/archspec-json/issues/41', _llvm("neoverse-n1"),
+     "LLVM's host detection of these lines: neoverse-n1 (AWS: Graviton2, -mcpu=neoverse-n1)"),
+    ('0x413FD0C1', "cpufetch --debug (each core's MIDR; an Ampere Altra)",
+     'https://github.com/Dr-Noob/cpufetch/issues/262', _llvm("neoverse-n1"),
+     "MIDR: implementer 0x41, part 0xd0c: LLVM's host detection names neoverse-n1"),
+    ('Neoverse-V2', "lscpu (Model name; an NVIDIA GH200's Grace)",
+     'https://github.com/archspec/archspec-json/issues/83', _llvm("neoverse-v2"),
+     'Grace: Neoverse V2 cores'),
+    ('Cavium ThunderX2(R) CPU CN9980 v2.1 @ 2.10GHz', 'dmidecode (Processor Version)',
+     'https://github.com/hrw/arm-socs-table/issues/22', _llvm("thunderx2t99"),
+     "its /proc/cpuinfo: implementer 0x43, part 0x0af: LLVM's host detection names thunderx2t99"),
+    ('CPU implementer\t: 0x43\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0x0af\nCPU revision\t: 1', '/proc/cpuinfo (a ThunderX2 CN9980)',
+     'https://github.com/hrw/arm-socs-table/issues/22', _llvm("thunderx2t99"),
+     "LLVM's host detection of these lines: thunderx2t99"),
+    ('CPU implementer\t: 0x48\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd01\nCPU revision\t: 0', '/proc/cpuinfo (a Huawei TaiShan 2280, Kunpeng 920)',
+     'https://github.com/hrw/arm-socs-table/issues/86', _llvm("tsv110"),
+     "LLVM's host detection of these lines: tsv110"),
+    ('Apple M1', 'sysctl machdep.cpu.brand_string',
+     'https://github.com/GuillaumeGomez/sysinfo/pull/497', _llvm("apple-a14"),
+     "an M1: clang's apple-m1 is LLVM's alias of apple-a14"),
+    ('Apple M1 Max', 'sysctl machdep.cpu.brand_string',
+     'https://github.com/Jinjinov/Hardware.Info/issues/32', _llvm("apple-a14"),
+     "the M1's cores (lscpu names them Firestorm-M1-Max, Icestorm-M1-Max)"),
+    ('Apple M2', 'sysctlbyname("machdep.cpu.brand_string")',
+     'https://github.com/aristocratos/btop/pull/679', _llvm("apple-a15"),
+     "an M2: clang's apple-m2 is LLVM's alias of apple-a15"),
+    ('Apple processor', 'sysctl machdep.cpu.brand_string',
+     'https://github.com/archspec/archspec/issues/38', None,
+     'an M1 whose macOS printed no chip name'),
+    ('QEMU Virtual CPU version 1.5.3', '/proc/cpuinfo (model name)',
+     'https://github.com/xcat2/xcat-core/issues/4182', None,
+     "QEMU's generic model (family 6 model 13): no microarchitecture"),
+    ('Intel Xeon E312xx (Sandy Bridge)', '/proc/cpuinfo (model name; a QEMU guest)',
+     'https://github.com/workhorsy/py-cpuinfo/issues/13', _llvm("sandybridge"),
+     "family 6 model 42: LLVM's host detection names sandybridge"),
+    ('Intel(R) Xeon(R) CPU @ 2.20GHz', '/proc/cpuinfo (model name; Colab)',
+     'https://github.com/googlecolab/colabtools/issues/1937', _llvm("broadwell"),
+     "family 6 model 79: LLVM's host detection names broadwell; the name says no generation"),
+    ('Intel(R) Xeon(R) Silver 4210R CPU @ 2.40GHz', '/proc/cpuinfo (model name)',
+     'https://github.com/intel/perfmon/issues/125', _llvm("cascadelake"),
+     'family 6 model 85 stepping 7: cascadelake'),
+    ('0b/01', '/proc/cpuinfo (model name; a Xeon Phi coprocessor)',
+     'https://github.com/mesonbuild/meson/issues/9067', None,
+     'family 11 (k1om): no x86-64 CPU of LLVM'),
 )
 
 
@@ -342,27 +608,62 @@ def hand_rows() -> list[dict[str, Any]]:
 def build() -> dict[str, Any]:
     cpus, lscpu_source = lscpu_rows()
     benchmark, benchmark_source = benchmark_rows()
-    rows = [*cpus, *benchmark, *hand_rows()]
-    printed = [row["printed"] for row in rows]
-    duplicates = {p for p in printed if printed.count(p) > 1}
-    rows = [row for row in rows if row["printed"] not in duplicates or row in cpus]
-    return {"about": "Device names exactly as machines print them (lscpu; a GPU benchmark app's "
-                     "driver and OS names; nvidia-smi, torch and other tools in issue threads), "
+    sd_benchmark, sd_source = sd_benchmark_rows()
+    seen: set[str] = set()
+    rows = []
+    for row in [*cpus, *benchmark, *hand_rows(), *sd_benchmark]:  # a name once: its first
+        if row["printed"] not in seen:
+            seen.add(row["printed"])
+            rows.append(row)
+    return {"about": "Device names exactly as machines print them (lscpu; two benchmarks' "
+                     "submissions: a GPU app's driver and OS names, torch's device names with "
+                     "each device's compute capability; nvidia-smi, torch, rocminfo, "
+                     "rocm-smi, /proc/cpuinfo, sysctl and other tools in issue threads), "
                      "each with its source at a commit and what the device is, decided "
                      "independently of the name where the tool printed more (lscpu's CPUID "
-                     "family, model and stepping, read as LLVM's host detection reads them) "
+                     "family, model and stepping, read as LLVM's host detection reads them; "
+                     "the compute capability or gfx processor the same output printed) "
                      "and by hand from the vendors' tables otherwise; written by "
                      "scripts/collect_machine_names.py",
             "truth": "the target's kind and architecture, or null where the printed name "
                      "says none; targetlang.component(printed) must give that or refuse",
-            "sources": {"lscpu": lscpu_source, "benchmark": benchmark_source},
+            "sources": {"lscpu": lscpu_source, "benchmark": benchmark_source,
+                        "sd-benchmark": sd_source},
             "names": rows}
+
+
+def measure_lscpu() -> dict[str, int]:
+    """Every distinct lscpu name of the database, looked up: x86 names by what their probe
+    says LLVM detects (right, wrong, refused) or, where it says nothing, resolved or refused;
+    Arm names (no second opinion) resolved or refused."""
+    import targetlang as tl
+
+    counts: dict[str, int] = {}
+    for row in lscpu_rows(every=True)[0]:
+        arm = row["evidence"]["Vendor ID"] in ARM_VENDORS
+        try:
+            found = tl.component(row["printed"]).target
+        except tl.TargetError:
+            outcome = "refused"
+        else:
+            mcpu = found.attrs.get("mcpu") if found.kind == "llvm" else None
+            outcome = "resolved" if arm or row["truth"] is None else \
+                "right" if mcpu == row["truth"]["mcpu"] else "wrong"
+        group = "arm" if arm else "x86, probe says" if row["truth"] else "x86, probe silent"
+        counts[f"{group}: {outcome}"] = counts.get(f"{group}: {outcome}", 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
+    parser.add_argument("--measure-lscpu", action="store_true",
+                        help="look up every distinct lscpu name of the database and count")
     args = parser.parse_args()
+    if args.measure_lscpu:
+        counts = measure_lscpu()
+        print(json.dumps({"names": sum(counts.values()), **counts}, indent=1))
+        return 1 if any(key.endswith(": wrong") for key in counts) else 0
     text = json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
     return write_or_check(OUTPUT, text, check=args.check, source="its sources")
 

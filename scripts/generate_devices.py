@@ -34,8 +34,24 @@ is typed in here. The sources:
   ``llc-19``; TVM's own LLVM is built without the AMDGPU back end).
 * archspec's microarchitectures (``cpu/microarchitectures.json`` of archspec/archspec-json,
   ``$TARGETLANG_ARCHSPEC_GIT``): each x86-64 and AArch64 microarchitecture and the CPU name
-  clang takes for it, kept only where TVM 0.21's LLVM knows that name
-  (``_data/components.json``'s CPU lists, recorded from the oracle).
+  clang takes for it, kept only where TVM 0.21's LLVM knows that name, or the CPU that name
+  is LLVM's alias of (``apple-m1`` is ``apple-a14``) (``_data/components.json``'s CPU
+  lists, recorded from the oracle).
+* Arm CPUs by their main ID register (MIDR), as ``lscpu`` names them: util-linux's table of
+  implementers and part numbers (``sys-utils/lscpu-arm.c`` of util-linux/util-linux,
+  ``$TARGETLANG_UTIL_LINUX_GIT``: implementer ``0x41`` is ``ARM``, its part ``0xd0c`` is
+  ``Neoverse-N1``), each part with the CPU that LLVM's host detection names for it -- the
+  LLVM that TVM 0.21 links, asked through its own ``getHostCPUNameForARM`` (what
+  ``-mcpu=native`` reads from ``/proc/cpuinfo``), with every part number of each
+  implementer probed, so parts util-linux does not name are there too. An answer LLVM gives
+  a part it does not know (``generic``, or the implementer's fallback) is no answer.
+* The aliases among those CPU names, resolved by the same LLVM (``AArch64::resolveCPUAlias``):
+  TVM 0.21 takes a CPU name only as LLVM lists it, not by an alias.
+* Arm server products by the core their vendor says they have: AWS's table of Graviton
+  processors and their ``-mcpu`` (``c-c++.md`` of aws/aws-graviton-getting-started,
+  ``$TARGETLANG_GRAVITON_GIT``), and the first Graviton, which archspec named ``graviton``
+  until it renamed each Graviton by its Arm core (its test targets' renames in archspec's
+  history: ``linux-amazon-graviton`` became ``linux-amazon-cortex_a72``).
 
 Product names from the driver table are stored as the library reads them
 (``targetlang.components.printed_forms``: ``NVIDIA A800-SXM4-80GB`` is ``NVIDIA A800``); a
@@ -54,7 +70,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from shelf import DATA, write_or_check
+from shelf import DATA, oracle_python, write_or_check
 
 from targetlang.configuration.components import BRAND_WORDS, find_listed, normal, printed_forms
 from targetlang.configuration.device_names import pci_chip, split_products
@@ -68,6 +84,10 @@ PCIIDS_GIT = Path(os.environ.get("TARGETLANG_PCIIDS_GIT", MIRRORS / "pciutils+pc
 ARCHSPEC_GIT = Path(os.environ.get("TARGETLANG_ARCHSPEC_GIT",
                                    MIRRORS / "archspec+archspec-json" / "repo"))
 THEROCK_GIT = Path(os.environ.get("TARGETLANG_THEROCK_GIT", MIRRORS / "ROCm+TheRock" / "repo"))
+UTIL_LINUX_GIT = Path(os.environ.get("TARGETLANG_UTIL_LINUX_GIT",
+                                     MIRRORS / "util-linux+util-linux" / "repo"))
+GRAVITON_GIT = Path(os.environ.get("TARGETLANG_GRAVITON_GIT",
+                                   MIRRORS / "aws+aws-graviton-getting-started" / "repo"))
 LLC = os.environ.get("TARGETLANG_LLC", "llc-19")
 #: PCI vendor IDs.
 NVIDIA, AMD = "10de", "1002"
@@ -358,7 +378,179 @@ def amd(pci: dict[str, tuple[str, int]], processors: dict[str, str],
     return table, conflicts, products
 
 
-def archspec_table(text: str, llvm_cpus: set[str]) -> dict[str, Any]:
+# ---- Arm CPUs by MIDR ---------------------------------------------------------------------------
+
+def util_linux_parts(text: str) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """lscpu's names of Arm implementers and parts (``lscpu-arm.c``): implementer ID ->
+    vendor (``0x41``: ``ARM``), and each (implementer, part, name, line)."""
+    tables: dict[str, list[tuple[str, str, int]]] = {}
+    current = None
+    for number, line in enumerate(text.split("\n"), 1):
+        opened = re.match(r"static const struct id_part (\w+)\[\] = \{", line)
+        if opened:
+            current = tables.setdefault(opened.group(1), [])
+            continue
+        if line.startswith("};"):
+            current = None
+            continue
+        row = re.match(r'\s*\{\s*(0x[0-9a-fA-F]+),\s*"([^"]+)"', line)
+        if row and current is not None:
+            current.append((f"0x{int(row.group(1), 16):03x}", row.group(2), number))
+    implementers: dict[str, dict[str, Any]] = {}
+    parts: list[dict[str, Any]] = []
+    block = text.split("static const struct hw_impl hw_implementer[] = {")[1].split("};")[0]
+    start = text[:text.index(block)].count("\n") + 1
+    for offset, line in enumerate(block.split("\n")):
+        row = re.match(r'\s*\{\s*(0x[0-9a-fA-F]+),\s*(\w+),\s*"([^"]+)"', line)
+        if not row:
+            continue
+        implementer = f"0x{int(row.group(1), 16):02x}"
+        implementers[implementer] = {"vendor": row.group(3), "line": start + offset}
+        for part, name, number in tables.get(row.group(2), []):
+            parts.append({"implementer": implementer, "part": part, "name": name,
+                          "line": number})
+    return implementers, parts
+
+
+#: Run in the TVM 0.21 oracle: its own LLVM's host detection of Arm CPUs, for every part
+#: number of each implementer and every variant of the named parts, and its CPU aliases.
+_LLVM_ARM_PROBE = r"""
+import ctypes, json, re, sys
+import tvm
+query = json.loads(sys.stdin.read())
+path = next(line.split()[-1] for line in open("/proc/self/maps") if "libLLVM" in line)
+lib = ctypes.CDLL(path)
+class Ref(ctypes.Structure):  # llvm::StringRef, passed and returned by value
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
+def function(symbol):
+    f = getattr(lib, symbol)
+    f.argtypes, f.restype = [Ref], Ref
+    return f
+host = function("_ZN4llvm3sys6detail20getHostCPUNameForARMENS_9StringRefE")
+alias = function("_ZN4llvm7AArch6415resolveCPUAliasENS_9StringRefE")
+def call(f, text):
+    data = text.encode()
+    buf = ctypes.create_string_buffer(data, len(data))
+    got = f(Ref(ctypes.cast(buf, ctypes.c_void_p), len(data)))
+    return ctypes.string_at(got.data, got.size).decode()
+def detect(implementer, part, variant):
+    return call(host, f"CPU implementer : {implementer}\nCPU variant : 0x{variant:x}\n"
+                      f"CPU part : {part}\n")
+out = {"llvm": str(tvm.support.libinfo().get("LLVM_VERSION", "?")), "parts": {},
+       "named": {}, "aliases": {}}
+for implementer in query["implementers"]:
+    out["parts"][implementer] = [detect(implementer, f"0x{p:03x}", 0) for p in range(4096)]
+for implementer, part in query["named"]:
+    out["named"][f"{implementer}/{part}"] = [detect(implementer, part, v) for v in range(16)]
+answers = {a for found in (*out["parts"].values(), *out["named"].values()) for a in found}
+for name in sorted(answers | set(query["aliases"])):
+    resolved = call(alias, name)
+    if resolved != name:
+        out["aliases"][name] = resolved
+print(json.dumps(out))
+"""
+
+
+def llvm_arm(implementers: list[str], named: list[tuple[str, str]], aliases: list[str]
+             ) -> dict[str, Any]:
+    """Ask the TVM 0.21 oracle's LLVM (``_LLVM_ARM_PROBE``)."""
+    python = oracle_python("0.21")
+    if not python.exists():
+        raise SystemExit(f"no TVM 0.21 oracle at {python} (set TARGETLANG_ORACLE_DIR)")
+    done = subprocess.run([str(python), "-c", _LLVM_ARM_PROBE], check=True, capture_output=True,
+                          text=True, input=json.dumps({"implementers": implementers,
+                                                       "named": named, "aliases": aliases}))
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def arm_parts(implementers: dict[str, dict[str, Any]], named: list[dict[str, Any]],
+              probe: dict[str, Any], aliases: dict[str, str], llvm_cpus: set[str]
+              ) -> list[dict[str, Any]]:
+    """Each part lscpu names or LLVM knows, with the CPU LLVM's host detection names for it
+    (its alias resolved; None where LLVM names no CPU of TVM's list). The answer LLVM gives
+    most of an implementer's part numbers is its fallback (Samsung's ``exynos-m3``), not
+    knowledge of the part."""
+    def known(answers: list[str], fallback: str) -> list[str]:
+        found = {aliases.get(a, a) for a in answers if a not in ("generic", fallback)}
+        return sorted(found & llvm_cpus)
+
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for implementer in implementers:
+        answers = probe["parts"][implementer]
+        fallback = max(set(answers), key=answers.count)
+        for row in (r for r in named if r["implementer"] == implementer):
+            found = known(probe["named"][f"{implementer}/{row['part']}"], fallback)
+            rows[(implementer, row["part"])] = {**row, "llvm": found[0] if len(found) == 1
+                                                else None}
+        for number, answer in enumerate(answers):
+            part = f"0x{number:03x}"
+            found = known([answer], fallback)
+            if (implementer, part) not in rows and found:
+                rows[(implementer, part)] = {"implementer": implementer, "part": part,
+                                             "name": None, "line": None, "llvm": found[0]}
+    return sorted(rows.values(), key=lambda r: (r["implementer"], r["part"]))
+
+
+def graviton_rows(text: str) -> list[dict[str, Any]]:
+    """AWS's table of Graviton processors and the ``-mcpu`` of each (``Graviton3(E)`` is
+    the Graviton3 and the Graviton3E)."""
+    rows = []
+    for number, line in enumerate(text.split("\n"), 1):
+        match = re.match(r"(Graviton\d+)(?:\((\w+)\))?\s*\|\s*`-mcpu=([\w.-]+)`", line)
+        if match:
+            name, more, mcpu = match.groups()
+            for product in [name, *([name + more] if more else [])]:
+                rows.append({"name": product, "mcpu": mcpu, "line": number,
+                             "row": line.strip()})
+    return rows
+
+
+def archspec_renames(repo: Path) -> list[dict[str, str]]:
+    """archspec's test targets renamed from a product to its microarchitecture
+    (``linux-amazon-graviton2`` -> ``linux-amazon-neoverse_n1``), with the commit."""
+    log = _git(repo, "log", "--diff-filter=R", "-M", "--name-status", "--format=C %H", "HEAD",
+               "--", "tests/targets")
+    renames = []
+    commit = ""
+    for line in log.split("\n"):
+        if line.startswith("C "):
+            commit = line[2:]
+            continue
+        match = re.match(r"R\d*\ttests/targets/linux-amazon-(graviton\d*)\t"
+                         r"tests/targets/linux-amazon-(\w+)$", line)
+        if match:
+            renames.append({"name": match.group(1), "uarch": match.group(2), "commit": commit})
+    return renames
+
+
+def server_products(graviton: list[dict[str, Any]], renames: list[dict[str, str]],
+                    microarchitectures: dict[str, Any], aliases: dict[str, str],
+                    llvm_cpus: set[str]) -> dict[str, Any]:
+    """Arm server products by their core's LLVM CPU: AWS's table, then the Gravitons archspec
+    renamed by their core (which must agree with AWS's where both name one)."""
+    products: dict[str, Any] = {}
+    for row in graviton:
+        cpu = aliases.get(row["mcpu"], row["mcpu"])
+        if cpu in llvm_cpus:
+            products[row["name"]] = {"llvm": cpu, "source": "aws-graviton",
+                                     "line": row["line"], "row": row["row"]}
+    for rename in renames:
+        name = rename["name"].capitalize()  # archspec's graviton2: AWS's Graviton2
+        cpu = microarchitectures.get(rename["uarch"], {}).get("llvm")
+        if cpu is None:
+            continue
+        if name in products:
+            if products[name]["llvm"] != cpu:
+                raise SystemExit(f"archspec says {name} is {cpu}, AWS {products[name]['llvm']}")
+            continue
+        products[name] = {"llvm": cpu, "source": "archspec-rename", "commit": rename["commit"],
+                          "row": f"linux-amazon-{rename['name']} -> "
+                                 f"linux-amazon-{rename['uarch']}"}
+    return dict(sorted(products.items()))
+
+
+def archspec_table(text: str) -> dict[str, Any]:
     """archspec's x86-64 and AArch64 microarchitectures with the CPU name clang takes."""
     data = json.loads(text)["microarchitectures"]
     out: dict[str, Any] = {}
@@ -379,9 +571,22 @@ def archspec_table(text: str, llvm_cpus: set[str]) -> dict[str, Any]:
                 llvm = mcpu.group(1)
             elif mcpu:
                 llvm = mcpu.group(1).replace("{name}", str(entry.get("name", name)))
-        if llvm and llvm in llvm_cpus:
+        if llvm:
             out[name] = {"family": family, "vendor": info.get("vendor"), "llvm": llvm,
                          "parents": list(info.get("from", []))}
+    return out
+
+
+def listed_by_llvm(table: dict[str, Any], llvm_cpus: set[str], aliases: dict[str, str]
+                   ) -> dict[str, Any]:
+    """The microarchitectures whose clang CPU TVM 0.21's LLVM takes -- as clang names it, or
+    as the CPU it is LLVM's alias of (``alias``: ``apple-m1`` is ``apple-a14``)."""
+    out: dict[str, Any] = {}
+    for name, info in table.items():
+        listed = aliases.get(info["llvm"], info["llvm"])
+        if listed in llvm_cpus:
+            out[name] = {**info, "llvm": listed,
+                         **({"alias": info["llvm"]} if listed != info["llvm"] else {})}
     return out
 
 
@@ -416,6 +621,32 @@ def build() -> dict[str, Any]:
     amd_chips, amd_conflicts, amd_products = amd(devices[AMD], processors,
                                                  therock_rows(targets))
     llvm_cpus = {n for family in components["cpus"].values() for n in family["names"]}
+    sources["util-linux"], lscpu_arm = _source(
+        UTIL_LINUX_GIT, "util-linux/util-linux", "sys-utils/lscpu-arm.c",
+        "lscpu's names of Arm CPU implementers and part numbers (the MIDR's fields)")
+    sources["aws-graviton"], graviton = _source(
+        GRAVITON_GIT, "aws/aws-graviton-getting-started", "c-c++.md",
+        "AWS's Graviton processors and the -mcpu of each")
+    implementers, named = util_linux_parts(lscpu_arm)
+    graviton_table = graviton_rows(graviton)
+    uarchs = archspec_table(uarch)
+    probe = llvm_arm(sorted(implementers), [(r["implementer"], r["part"]) for r in named],
+                     sorted({u["llvm"] for u in uarchs.values()}
+                            | {r["mcpu"] for r in graviton_table}))
+    sources["llvm-arm-host"] = {
+        "what": "the CPU LLVM's host detection names for each Arm implementer and part "
+                "(llvm::sys::detail::getHostCPUNameForARM, what -mcpu=native reads from "
+                "/proc/cpuinfo) and LLVM's AArch64 CPU aliases (llvm::AArch64::resolveCPUAlias)",
+        "recorded": f"the LLVM {probe['llvm']} that TVM 0.21 links, by "
+                    "scripts/generate_devices.py"}
+    aliases = {a: c for a, c in probe["aliases"].items() if c in llvm_cpus}
+    microarchitectures = listed_by_llvm(uarchs, llvm_cpus, aliases)
+    arm_products = server_products(graviton_table, archspec_renames(ARCHSPEC_GIT),
+                                   microarchitectures, aliases, llvm_cpus)
+    sources["archspec-rename"] = {
+        "what": "archspec's test targets renamed from an AWS product to its microarchitecture",
+        "repo": "archspec/archspec-json",
+        "url": "https://github.com/archspec/archspec-json/commit/{commit}"}
     return {
         "about": "The vendors' device tables; generated by scripts/generate_devices.py "
                  "(every fact names its source)",
@@ -426,7 +657,11 @@ def build() -> dict[str, Any]:
         "amd": {"chips": amd_chips, "conflicts": amd_conflicts, "processors": processors,
                 "products": amd_products,
                 "pci_devices": len(devices[AMD])},
-        "microarchitectures": archspec_table(uarch, llvm_cpus),
+        "microarchitectures": microarchitectures,
+        "arm": {"implementers": implementers,
+                "parts": arm_parts(implementers, named, probe, aliases, llvm_cpus),
+                "products": arm_products},
+        "llvm_aliases": dict(sorted(aliases.items())),
     }
 
 

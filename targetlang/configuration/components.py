@@ -21,7 +21,9 @@
   AArch32-only A-profile CPU (``cortex-a9``) ``llvm -mtriple=armv7l-linux-gnueabihf
   -mcpu=...`` -- the triples of TVM's own Linux board presets. A CPU LLVM knows for both
   AArch64 and Arm reads as AArch64; ``generic`` names no CPU. Give ``-mtriple`` yourself
-  (``parse``) for another OS.
+  (``parse``) for another OS. Apple's chips are Macs' CPUs (``Apple M1``, and LLVM's
+  ``apple-m1``, the same name): the CPU LLVM lists for them on the triple of TVM's Apple
+  tags' host.
 
 The facts come from ``_data/components.json`` (``scripts/generate_components.py``) and
 ``_data/devices.json`` (``scripts/generate_devices.py``), each row with its source, and the
@@ -44,10 +46,14 @@ round that finds something decides, and finding two components there is an ambig
    V100-SXM2-16GB`` is ``nvidia/nvidia-v100``); then a product named without the variant
    words of its tags (``NVIDIA Jetson AGX Orin`` lists its 32GB and 64GB tags), words held in
    several names (``Orin``: refused, listing them), one of rocminfo's ``A/B`` names, or an AMD
-   architecture unknown to LLVM (refused, listing the products that have it); then, for a
-   name no table lists, the vendors' naming schemes (``targetlang.configuration.device_names``): a PCI device
-   name (``Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]``), an NVIDIA laptop part, an x86 CPU
-   by its model number (``Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz`` is ``skylake-avx512``).
+   architecture unknown to LLVM (refused, listing the products that have it), or a
+   system-on-chip's GPU named by the chip (``Orin``: the GPU of every Jetson board of it,
+   whose boards differ only in their hosts); then, for a name no table lists, the vendors'
+   naming schemes (``targetlang.configuration.device_names``): a PCI device name (``Navi 21
+   [Radeon RX 6800/6800 XT / 6900 XT]``), an NVIDIA laptop part, an x86 CPU by its model
+   number (``Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz`` is ``skylake-avx512``), an Apple
+   chip's CPU (``Apple M1 Max``), an Arm CPU by its MIDR (``CPU part : 0xd0c``), by its core
+   as lscpu names it (``Kunpeng-920``) or by its product line (``AWS Graviton2``).
 
 Names that denote the same target are not ambiguous (``one_target`` says which one is
 the answer); a name that could be two targets is refused, never guessed.
@@ -69,7 +75,19 @@ from .._equality import EqualAsJson
 from .._schema.resources import data_text
 from ..errors import ConfigError, TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse, tags
-from .device_names import laptop_base, pci_chip, pci_device_name, x86_microarchitecture
+from .device_names import (
+    ARM_PRODUCTS,
+    ARM_VENDOR_WORDS,
+    apple_chip,
+    arm_words,
+    cpu_fields,
+    laptop_base,
+    midr_fields,
+    pci_chip,
+    pci_device_name,
+    why_no_architecture,
+    x86_microarchitecture,
+)
 
 __all__ = ["AmbiguousComponentError", "BRAND_WORDS", "Component", "ComponentLike",
            "UnknownComponentError", "component", "component_names"]
@@ -109,6 +127,7 @@ PRINTED_NAME_RULES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (r"\s+\d+-Core Processor$", ""),                 # AMD EPYC 7742 64-Core Processor
         (r"\s+(?:CPU|Processor)$", ""),
         (r"\s+Developer Kit$", ""),                      # NVIDIA Jetson Nano Developer Kit
+        (r"\s+\(nvgpu\)$", ""),                          # nvidia-smi on a Jetson: its driver
         (r"(?<=\d\w)\s+Graphics$", ""),                  # AMD Radeon(TM) 780M Graphics
         (r"(?<=\d)\s+Series$", ""),                      # Radeon RX 590 Series
         (r"\s+Rev\s+\d+(?:\.\d+)*$", ""),                # Raspberry Pi 4 Model B Rev 1.4
@@ -507,11 +526,59 @@ def _database(dialect: str, vendor_tables: bool = True) -> _Database:
             seen.add(normal(cpu))
             entries[cpu] = Entry(cpu, "cpu", target, ({**sources[info["source"]],
                                                       "family": family},), (normal(cpu),), ())
+    if vendor_tables:
+        _add_cpu_names(entries, dialect, registered)
     spelled, by_arch, lines = _name_tables(entries, {
         tag: [name for name, _ in names] for tag, names in aliases.items()})
     return _Database(MappingProxyType(entries), (_index(entries, "names"),
                                                  _index(entries, "short_names")),
                      spelled, by_arch, lines)
+
+
+def _add_cpu_names(entries: dict[str, Entry], dialect: str, registered: Mapping[str, Target]
+                   ) -> None:
+    """Apple's chips as macOS names their CPU (``Apple M1``: ``-mcpu`` the CPU LLVM lists
+    for clang's ``apple-m1``, ``apple-a14``, on the triple TVM's Apple tags give their
+    host), and the CPU names LLVM takes as aliases of the CPUs it lists (TVM takes only the
+    listed name). LLVM's own ``apple-mN`` is the same name as Apple's ``Apple MN`` (case,
+    spaces and ``-`` aside): both are the Mac's CPU."""
+    devices = _devices()
+    sources = devices["sources"]
+    triples = {t.host.attrs["mtriple"] for t in registered.values()
+               if t.host is not None and "-apple-" in str(t.host.attrs.get("mtriple", ""))}
+    chips: dict[int, tuple[str, Mapping[str, Any]]] = {}
+    for name, uarch in devices["microarchitectures"].items():
+        number = re.fullmatch(r"m(\d+)", name)
+        if number and uarch["vendor"] == "Apple":
+            chips[int(number.group(1))] = (uarch["llvm"], {
+                **sources["archspec"], "row": f"{name}: clang -mcpu="
+                f"{uarch.get('alias', uarch['llvm'])}"})
+    for name, entry in list(entries.items()):
+        number = re.fullmatch(r"apple-m(\d+)", name)
+        if number and entry.origin == "cpu" and int(number.group(1)) not in chips:
+            chips[int(number.group(1))] = (str(entry.target.attrs["mcpu"]), entry.sources[0])
+    if len(triples) == 1:  # (a dialect without Apple's tags has no triple for a Mac's CPU)
+        triple = str(triples.pop())
+        for generation, (cpu, cite) in sorted(chips.items()):
+            try:
+                target = from_json({"kind": "llvm", "mtriple": triple, "mcpu": cpu},
+                                   dialect=dialect)
+            except TargetError:
+                continue
+            entries.pop(f"apple-m{generation}", None)
+            name = f"Apple M{generation}"
+            entries[name] = Entry(name, "cpu", target, (
+                cite, {"what": "the triple of a Mac's CPU: the host of TVM's Apple GPU tags",
+                       "row": triple}), (normal(name),), (normal(f"M{generation}"),))
+    taken = {normal(name) for name in entries}
+    for alias, cpu in devices["llvm_aliases"].items():
+        listed = entries.get(cpu)
+        if listed is None or listed.origin != "cpu" or normal(alias) in taken:
+            continue
+        target = from_json({**listed.target.to_json(), "mcpu": cpu}, dialect=dialect)
+        entries[alias] = Entry(alias, "cpu", target, (
+            {**sources["llvm-arm-host"], "row": f"{alias} is LLVM's alias of {cpu}"},),
+            (normal(alias),), ())
 
 
 def _chip_reason(chip: Mapping[str, Any]) -> str:
@@ -694,6 +761,27 @@ def _variants(db: _Database, form: str) -> tuple[list[str], list[str]]:
     return variants, [*variants, *(n for n in others if n not in variants)]
 
 
+def _chip_gpu(db: _Database, reading: str, boards: list[str]) -> Entry | None:
+    """The GPU of a system-on-chip named by the chip alone, as nvidia-smi and torch name a
+    Jetson's GPU (``Orin``, ``NVIDIA Orin (nvgpu)``, ``Xavier``): where every board whose tag
+    holds the name is that chip's GPU with a host (``nvidia/jetson-agx-orin-32gb``, ...) and
+    the boards' GPUs are one target -- they differ only in their host CPUs -- the name is
+    that GPU's architecture (``sm_87``). A name with a board line's word (``Jetson Orin``)
+    names the boards, which stay apart."""
+    given = set(_words(reading))
+    if not boards or given & (set(BRAND_WORDS) - set(_VENDOR_WORDS)):
+        return None
+    targets = [db.entries[n].target for n in boards]
+    if not all(db.entries[n].origin == "tag" and t.host is not None and t.kind == "cuda"
+               for n, t in zip(boards, targets)):
+        return None
+    if not all(a.kind == b.kind and all(a.attrs[k] == b.attrs[k]
+                                        for k in a.attrs.keys() & b.attrs.keys())
+               for i, a in enumerate(targets) for b in targets[i + 1:]):
+        return None  # (the GPUs themselves, hosts aside)
+    return _architecture_entry(db, targets[0])
+
+
 def _compatible(one: Target, other: Target) -> bool:
     """Whether two targets denote the same target: one kind, and every attribute both state
     (their hosts' too) the same (``nvidia/gtx1080ti`` states less of the GTX 1080 Ti than
@@ -744,7 +832,7 @@ def find(name: str, dialect: str = DEFAULT_DIALECT) -> tuple[Entry, int]:
     try:
         return _find(db, name, dialect)
     except _NotFound as missing:
-        found = _by_scheme(db, name)
+        found = _by_scheme(db, name, dialect)
         if found is None:
             raise missing.error(db, dialect) from None
         return found, 4
@@ -791,6 +879,9 @@ def _find(db: _Database, name: str, dialect: str) -> tuple[Entry, int]:
         round_number = 4
         if len(variants) == 1:
             return db.entries[variants[0]], 4
+        chip = None if variants else _chip_gpu(db, reading, extended)
+        if chip is not None:
+            return chip, 4
         if variants:
             found = tuple(variants)
         elif 1 < len(extended) <= 8:
@@ -824,6 +915,10 @@ class _NotFound(Exception):
         names = list(dict.fromkeys([*self.hints, *(n for k in close for table in db.rounds
                                                    for n in table.get(k, ()))]))[:5]
         hint = f"; did you mean {', '.join(repr(n) for n in names)}?" if names else ""
+        reason = why_no_architecture(self.reading)
+        if reason is not None:
+            return UnknownComponentError(
+                f"component name {self.name!r}{read_as} names no architecture: {reason}")
         return UnknownComponentError(
             f"unknown component {self.name!r}{read_as} in dialect {dialect}{hint} (the "
             "database: every registered tag, GPU products, CPU names; `targetlang component "
@@ -849,10 +944,18 @@ def _architecture_entry(db: _Database, target: Target) -> Entry | None:
         else None
 
 
-def _by_scheme(db: _Database, name: str) -> Entry | None:
+def _by_scheme(db: _Database, name: str, dialect: str) -> Entry | None:
     """A name no table lists, read by the vendors' naming schemes: a PCI device (its
     products, else its chip's architecture), an NVIDIA laptop part (its generation's
-    architecture), an x86 CPU by model number or codename (its LLVM CPU)."""
+    architecture), an x86 CPU by model number or codename (its LLVM CPU), an Apple chip (its
+    CPU), an Arm CPU by its MIDR, its core's name or its product line. A scheme that reads
+    the name but finds two targets or none that LLVM knows refuses it, saying so."""
+    fields = cpu_fields(name)
+    if fields is not None:
+        return _by_cpu_fields(db, name, fields, dialect)
+    midr = midr_fields(name)
+    if midr is not None:
+        return _by_midr(db, name, midr)
     reading = printed_forms(name)[-1]
     board = _devices()["nvidia"]["boards"].get(" ".join(name.split()))
     if board is not None:  # nvidia-smi's name of a board: "NVIDIA PG509-210"
@@ -880,6 +983,204 @@ def _by_scheme(db: _Database, name: str) -> Entry | None:
         if entry is not None and entry.origin == "cpu" and \
                 str(entry.target.attrs.get("mtriple", "")).startswith("x86_64"):
             return entry
+    generation = apple_chip(reading)
+    if generation is not None:
+        return db.entries.get(f"Apple M{generation}")
+    return _by_arm_name(db, name, reading)
+
+
+# ---- Arm CPUs: by MIDR, by core, by product line ----------------------------------------------
+
+@dataclass(frozen=True)
+class _ArmTables:
+    #: implementer ID -> vendor as lscpu names it (``0x41``: ``ARM``)
+    vendors: Mapping[str, str]
+    #: a core's name as lscpu prints it, normalized -> its parts
+    by_name: Mapping[str, tuple[Mapping[str, Any], ...]]
+    #: part number -> its rows (one per implementer that has it)
+    by_part: Mapping[str, tuple[Mapping[str, Any], ...]]
+    #: a product line, normalized -> (its name, the LLVM CPU of its core)
+    products: Mapping[str, tuple[str, str]]
+
+
+@functools.cache
+def _arm_tables() -> _ArmTables:
+    arm = _devices()["arm"]
+    by_name: dict[str, list[Mapping[str, Any]]] = {}
+    by_part: dict[str, list[Mapping[str, Any]]] = {}
+    for row in arm["parts"]:
+        by_part.setdefault(row["part"], []).append(row)
+        if row["name"]:  # as lscpu prints it: "Falkor-V1/Kryo" whole
+            by_name.setdefault(normal(row["name"]), []).append(row)
+    products = {normal(n): (n, row["llvm"]) for n, row in arm["products"].items()}
+    for product, core in ARM_PRODUCTS.items():
+        cpus = {r["llvm"] for r in by_name.get(normal(core), ()) if r["llvm"]}
+        if len(cpus) == 1:
+            products[normal(product)] = (product, cpus.pop())
+    return _ArmTables(MappingProxyType({k: v["vendor"] for k, v in arm["implementers"].items()}),
+                      MappingProxyType({k: tuple(v) for k, v in by_name.items()}),
+                      MappingProxyType({k: tuple(v) for k, v in by_part.items()}),
+                      MappingProxyType(products))
+
+
+def _core_rows(tables: _ArmTables, key: str, implementers: set[str] | None, *,
+               family: bool) -> list[Mapping[str, Any]]:
+    """The parts lscpu names ``key`` (of ``implementers``, if given); with ``family``, also
+    those whose names' first words are the key (``ThunderX2-99xx`` is of ``ThunderX2``, not
+    of ``ThunderX``)."""
+    return [r for k, found in tables.by_name.items() for r in found
+            if (implementers is None or r["implementer"] in implementers)
+            and (k == key or family and key in _word_prefixes(r["name"]))]
+
+
+def _word_prefixes(core: str) -> set[str]:
+    """A core's name's first word, first two words, ... (normalized): its families."""
+    words = [w for w in re.split(r"[\s\-/]+", core) if w]
+    return {normal("".join(words[:size])) for size in range(1, len(words) + 1)}
+
+
+def _arm_vendor_words(tables: _ArmTables) -> tuple[str, ...]:
+    words = [w for vendor in tables.vendors.values() for w in vendor.split("/")]
+    return tuple(dict.fromkeys([*words, *ARM_VENDOR_WORDS]))
+
+
+def _part_label(tables: _ArmTables, row: Mapping[str, Any]) -> str:
+    vendor = tables.vendors.get(row["implementer"], row["implementer"])
+    named = f" ({row['name']})" if row["name"] else ""
+    return f"{vendor}'s part {row['part']}{named}"
+
+
+def _one_cpu(db: _Database, name: str, rows: Iterable[Mapping[str, Any]],
+             tables: _ArmTables, what: str) -> Entry:
+    """The CPU component of the parts a name reads as: the one CPU LLVM's host detection
+    names for them, else a refusal saying why. Parts of one name are one core (util-linux
+    names four parts ``Kunpeng-920``): one that LLVM knows no CPU for is left aside where
+    another of the name has one; parts of different names (a family) must agree."""
+    by_core: dict[str, set[str | None]] = {}
+    for row in rows:
+        core = row["name"] or f"{row['implementer']}/{row['part']}"
+        by_core.setdefault(core, set()).add(row["llvm"])
+    answers: dict[str, set[str | None]] = {}
+    for core, found in by_core.items():
+        answers[core] = {c for c in found if c} or {None}
+    cpus = {c for found in answers.values() for c in found}
+    listed = "; ".join(f"{core}: {', '.join(sorted(c or 'no CPU of LLVM' for c in found))}"
+                       for core, found in list(answers.items())[:8])
+    if len(cpus) == 1 and None not in cpus:
+        cpu = str(next(iter(cpus)))
+        entry = db.entries.get(cpu)
+        if entry is not None and entry.origin == "cpu":
+            return entry
+        raise UnknownComponentError(
+            f"component name {name!r} is {what}, whose CPU LLVM names {cpu}: no CPU component "
+            "of the database (which holds A-profile Arm CPUs, not older or M- and R-profile "
+            f"ones); give the target `llvm -mcpu={cpu}` with its -mtriple yourself")
+    if cpus == {None}:
+        raise UnknownComponentError(
+            f"component name {name!r} is {what}, and LLVM's host detection names no CPU "
+            f"for it ({listed}); give -mcpu yourself")
+    raise AmbiguousComponentError(
+        f"component name {name!r} is {what}, which is more than one CPU ({listed}); give "
+        f"one of {', '.join(sorted(c for c in cpus if c))}")
+
+
+def _by_midr(db: _Database, name: str,
+             cpus: list[tuple[str | None, int | None, str]]) -> Entry:
+    """/proc/cpuinfo's ``CPU implementer`` and ``CPU part`` lines (or a MIDR value): the CPU
+    LLVM's host detection names for that part. A part number without its implementer is
+    read only where every implementer that has it is the same CPU; CPUs of two kinds (big
+    and little cores) are refused, listing both."""
+    tables = _arm_tables()
+    rows: list[Mapping[str, Any]] = []
+    unsure = False
+    for implementer, _, part in cpus:
+        found = [r for r in tables.by_part.get(part, ())
+                 if implementer is None or r["implementer"] == implementer]
+        if not found:
+            vendor = tables.vendors.get(implementer or "", implementer or "any implementer")
+            raise UnknownComponentError(
+                f"component name {name!r} names part {part} of {vendor}, which neither "
+                "lscpu's table nor LLVM's host detection knows")
+        unsure = unsure or (implementer is None and len({r["llvm"] for r in found}) > 1)
+        rows.extend(r for r in found if r not in rows)
+    answers = list(dict.fromkeys(r["llvm"] for r in rows))
+    if unsure or len(answers) > 1:
+        what = ("a part number of several implementers (the CPU implementer line says which)"
+                if unsure else "Arm CPUs of more than one kind")
+        named = [a for a in answers if a]
+        raise AmbiguousComponentError(
+            f"component name {name!r} is {what}: "
+            + ", ".join(f"{_part_label(tables, r)}: {r['llvm'] or 'no CPU of LLVM'}"
+                        for r in rows)
+            + (f"; give one of {', '.join(named)}" if named else ""))
+    return _one_cpu(db, name, rows, tables, "an Arm CPU by its main ID register")
+
+
+def _by_cpu_fields(db: _Database, name: str, fields: Mapping[str, str], dialect: str
+                   ) -> Entry | None:
+    """What lscpu or /proc/cpuinfo prints: the model name (an Arm core with its vendor: ``Vendor
+    ID: ARM``, ``Model name: Cortex-A76``), else the firmware's (``BIOS Model name``)."""
+    tables = _arm_tables()
+    vendors = {v.casefold() for vendor in tables.vendors.values() for v in vendor.split("/")}
+    refusal: TargetError | None = None
+    for vendor_key, model_key in (("vendor", "model"), ("bios vendor", "bios model")):
+        model = fields.get(model_key)
+        if not model:
+            continue
+        vendor = fields.get(vendor_key, "")
+        given = f"{vendor} {model}" if vendor.casefold() in vendors else model
+        try:
+            return find(given, dialect)[0]
+        except TargetError as error:
+            refusal = refusal or error
+    if refusal is not None:
+        raise refusal
+    return None
+
+
+def _by_arm_name(db: _Database, name: str, reading: str) -> Entry | None:
+    """An Arm CPU named by its core as lscpu names it (``Neoverse-N1``, ``Kunpeng-920``), with
+    its vendor's words around it (``Cavium ThunderX2 CPU CN9980 v2.2``), or by a product line
+    whose core its vendor names (``AWS Graviton2``, ``Ampere Altra``). A name that goes on
+    after a core's name (a model number: ``CN9980``) names a core of that name's family: it
+    is read only where the whole family is one CPU (``Kryo 585`` is not: Qualcomm's Kryo
+    names cores from its own to Cortex-A76s)."""
+    tables = _arm_tables()
+    for vendor, words in arm_words(reading, _arm_vendor_words(tables)):
+        named = {i for i, v in tables.vendors.items()
+                 if vendor is not None and vendor.casefold() in
+                 (w.casefold() for w in v.split("/"))} or None
+        # the vendor's own parts first; then any implementer's (Marvell sells Cavium's)
+        for implementers in [named, *([None] if named else [])]:
+            found = _arm_core(db, name, words, tables, implementers)
+            if found is not None:
+                return found
+    return None
+
+
+def _arm_core(db: _Database, name: str, words: list[str], tables: _ArmTables,
+              implementers: set[str] | None) -> Entry | None:
+    """The product line or core that ``words`` start with (the longest that names one)."""
+    for size in range(len(words), 0, -1):
+        key = normal("".join(words[:size]))
+        whole = size == len(words)
+        products = [v for k, v in tables.products.items()
+                    if k == key or (not whole and k.startswith(key))]
+        if key in tables.products and (whole or len({c for _, c in products}) == 1):
+            entry = db.entries.get(products[0][1])
+            if entry is not None:
+                return entry
+        exact = _core_rows(tables, key, implementers, family=False)
+        if whole and exact:
+            return _one_cpu(db, name, exact, tables,
+                            f"the Arm core {' '.join(words)!r} as lscpu names it")
+        # a name that goes on after a core's name, or stops before its later words
+        # ("Cavium ThunderX2" of Cavium's "ThunderX2-99xx"): a core of that family
+        family = _core_rows(tables, key, implementers, family=True)
+        if family:
+            return _one_cpu(db, name, family, tables,
+                            f"a core of the {' '.join(words[:size])!r} family (lscpu's names "
+                            "whose first words those are)")
     return None
 
 

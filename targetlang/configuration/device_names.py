@@ -11,7 +11,16 @@ reads the names those tables cannot list one by one, by the vendors' own naming 
 * an x86 CPU by its model number (``Xeon Gold 6148`` is a Skylake-SP, ``EPYC 7763`` a Zen 3):
   ``X86_MODEL_SCHEMES``, to a microarchitecture (archspec's name where archspec has the
   part, else LLVM's CPU name), and a hypervisor's CPU model (``AMD EPYC-Rome Processor``,
-  ``Intel Xeon Processor (Cascadelake)``): ``CODENAMES``.
+  ``Intel Xeon Processor (Cascadelake)``): ``CODENAMES``;
+* an Arm CPU by its main ID register as ``/proc/cpuinfo`` prints it (``CPU implementer :
+  0x41``, ``CPU part : 0xd0c``) or as a register's value: ``midr_fields``; by what ``lscpu``
+  prints of it (``Vendor ID: ARM``, ``Model name: Neoverse-N1``): ``cpu_fields``; by the
+  core's name among the vendor's other words (``Cavium ThunderX2(R) CPU CN9980 v2.2``):
+  ``arm_words``; a product line by the core its vendor says it has: ``ARM_PRODUCTS``;
+* an Apple chip as macOS's ``sysctl machdep.cpu.brand_string`` prints it (``Apple M1 Max``):
+  ``apple_chip``;
+* what names no architecture at all (``QEMU Virtual CPU``, ``Intel(R) Xeon(R) CPU @
+  2.20GHz``), and why: ``why_no_architecture``.
 
 Nothing here knows a product's architecture: the rules only say which part a name is.
 """
@@ -21,8 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["CODENAMES", "LAPTOP_WORDS", "X86_MODEL_SCHEMES", "laptop_base", "pci_chip",
-           "pci_device_name", "split_products", "x86_microarchitecture"]
+__all__ = ["ARM_PRODUCTS", "ARM_VENDOR_WORDS", "CODENAMES", "LAPTOP_WORDS", "X86_MODEL_SCHEMES",
+           "apple_chip", "arm_words", "cpu_fields", "laptop_base", "midr_fields", "pci_chip",
+           "pci_device_name", "split_products", "why_no_architecture", "x86_microarchitecture"]
 
 # ---- PCI device names ---------------------------------------------------------------------------
 
@@ -517,4 +527,136 @@ def x86_microarchitecture(reading: str) -> str | None:
             uarch = CODENAMES.get(re.sub(r"[\s\-_]", "", key).casefold())
             if uarch:
                 return uarch
+    return None
+
+
+# ---- Arm CPUs --------------------------------------------------------------------------------
+
+#: A line of ``/proc/cpuinfo`` that gives a field of the main ID register (MIDR).
+_CPUINFO_FIELD = re.compile(r"CPU\s+(implementer|variant|part)\s*:\s*(0x[0-9a-f]+)",
+                            re.IGNORECASE)
+#: The MIDR as its value (``/sys/devices/system/cpu/cpu0/regs/identification/midr_el1``).
+_MIDR_VALUE = re.compile(r"(?:MIDR(?:_EL1)?\s*[:=]?\s*)?0x(?:0{8})?([0-9a-f]{8})", re.IGNORECASE)
+
+
+def midr_fields(text: str) -> list[tuple[str | None, int | None, str]] | None:
+    """Each CPU's (implementer, variant, part) as ``/proc/cpuinfo`` gives them (its ``CPU
+    implementer``, ``CPU variant`` and ``CPU part`` lines; one CPU after another), or as a
+    MIDR_EL1 value (``0x00000000413fd0c1``); None for text that is neither. An implementer
+    or variant the text leaves out is None."""
+    value = _MIDR_VALUE.fullmatch(text.strip())
+    if value:
+        midr = int(value.group(1), 16)
+        if midr >> 24 == 0:
+            return None
+        return [(f"0x{midr >> 24:02x}", (midr >> 20) & 0xF, f"0x{(midr >> 4) & 0xFFF:03x}")]
+    found: list[tuple[str | None, int | None, str]] = []
+    implementer: str | None = None
+    variant: int | None = None
+    for field, number in _CPUINFO_FIELD.findall(text):
+        number = int(number, 16)
+        if field.casefold() == "implementer":
+            implementer = f"0x{number:02x}"
+        elif field.casefold() == "variant":
+            variant = number
+        else:
+            found.append((implementer, variant, f"0x{number:03x}"))
+    return found or None
+
+
+#: A line of ``lscpu`` or ``/proc/cpuinfo`` that names the CPU or its vendor.
+_CPU_FIELD = re.compile(r"^\s*(BIOS\s+)?(Vendor ID|vendor_id|Model name|model name)\s*:\s*(.*?)\s*$",
+                        re.IGNORECASE | re.MULTILINE)
+
+
+def cpu_fields(text: str) -> dict[str, str] | None:
+    """What ``lscpu`` (``Vendor ID:``, ``Model name:``, their ``BIOS`` lines) or
+    ``/proc/cpuinfo`` (``vendor_id``, ``model name``) prints of a CPU, as ``{"vendor": ...,
+    "model": ..., "bios vendor": ..., "bios model": ...}``; None for text without them."""
+    out: dict[str, str] = {}
+    for bios, field, value in _CPU_FIELD.findall(text):
+        key = ("bios " if bios else "") + ("vendor" if field.casefold().startswith("vendor")
+                                           else "model")
+        if value:
+            out.setdefault(key, value)
+    return out or None
+
+
+#: What a printed Arm CPU name says besides its vendor and core: the kernel's or firmware's
+#: words, a stepping or version (``v2.2``, ``rev 1``), the kernel's mode (``(v8l)``).
+_ARM_NOISE = re.compile(r"\b(?:CPU|Processor|\d+-Core)\b|\bv\d+(?:\.\d+)+\b|\brev\s+\w+\b|"
+                        r"\(\w+\)", re.IGNORECASE)
+
+#: Vendors that name Arm CPUs they sell but do not implement (their products' cores are
+#: another implementer's): ``AWS Graviton2``, ``Huawei Kunpeng 920``.
+ARM_VENDOR_WORDS = ("AWS", "Amazon", "Huawei")
+
+#: Arm server products by the core their vendor says they have, named as lscpu names the
+#: core (util-linux's table); the table of LLVM's host detection says which CPU that is.
+#: AWS's own table (the Graviton processors) is read from AWS's repository instead.
+ARM_PRODUCTS: dict[str, str] = {
+    # No table of Ampere's in reach says it; what machines and the libraries that read them
+    # say does: lscpu on an Ampere Altra prints "Model name: Neoverse-N1"
+    # (https://github.com/archspec/archspec-json/issues/41), pytorch/cpuinfo reads "the
+    # Ampere Altra [as] a cpu_uarch_neoverse_n1" (https://github.com/pytorch/cpuinfo/pull/268),
+    # OSACA models the "Neoverse N1 (Ampere Altra Max)" (https://github.com/RRZE-HPC/OSACA/issues/99).
+    "Altra": "Neoverse-N1", "Altra Max": "Neoverse-N1",
+}
+
+
+def arm_words(reading: str, vendors: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
+    """The ways a printed Arm CPU name may name its core: (vendor, the words after it), for
+    the name as it starts and after each vendor word in it (``Snapdragon X Elite - X1E78100 -
+    Qualcomm Oryon``: Qualcomm's ``Oryon``); the kernel's words, steppings and versions left
+    out."""
+    words = [w for w in re.split(r"[\s,]+", _ARM_NOISE.sub(" ", reading)) if w and w != "-"]
+    lowered = [v.casefold() for v in vendors]
+    out: list[tuple[str | None, list[str]]] = []
+    start = 0
+    while start < len(words) and words[start].casefold() in lowered:
+        start += 1
+    if start < len(words):
+        out.append((words[start - 1] if start else None, words[start:]))
+    for index, word in enumerate(words[start:], start):
+        if word.casefold() in lowered and index + 1 < len(words):
+            out.append((word, words[index + 1:]))
+    return out
+
+
+# ---- Apple chips -------------------------------------------------------------------------------
+
+_APPLE_CHIP = re.compile(r"Apple\s+M(\d+)(?:\s+(?:Pro|Max|Ultra))?", re.IGNORECASE)
+
+
+def apple_chip(reading: str) -> int | None:
+    """The generation of an Apple chip as macOS prints its CPU (``sysctl -n
+    machdep.cpu.brand_string``: ``Apple M1 Max`` is an M1): a chip's Pro, Max and Ultra have
+    the generation's cores (lscpu names them so: ``Firestorm-M1-Max``)."""
+    match = _APPLE_CHIP.fullmatch(reading.strip())
+    return int(match.group(1)) if match else None
+
+
+# ---- names of no architecture ------------------------------------------------------------------
+
+#: Names that say no architecture, and why; tried in order on the name as read.
+_NO_ARCHITECTURE: tuple[tuple[str, str], ...] = (
+    (r"(?:QEMU Virtual CPU|QEMU TCG CPU|Common (?:32-bit )?KVM(?: processor)?)\b.*",
+     "a hypervisor's generic CPU model (QEMU's qemu64, kvm64) names no microarchitecture; "
+     "the host's CPU, or a named CPU model, does"),
+    (r"(?:Intel|AMD|Apple|Genuine Intel|Authentic AMD)"
+     r"(?: (?:Xeon|Core|Pentium|Celeron|Atom|EPYC|Ryzen|Opteron|Athlon))?",
+     "the vendor's brand without a model number (a cloud VM's CPU often reads `Intel(R) "
+     "Xeon(R) CPU @ 2.20GHz`) says no generation; lscpu's `CPU family` and `Model` lines do"),
+    (r"(?:ARMv\d+|AArch64)(?: Processor)?(?: rev \d+ \(\w+\))?",
+     "the kernel's name of an Arm CPU names its instruction set only; /proc/cpuinfo's `CPU "
+     "implementer` and `CPU part` lines name the core"),
+)
+
+
+def why_no_architecture(reading: str) -> str | None:
+    """Why a name, as read, says no architecture (a hypervisor's generic model, a brand
+    without a model number, an instruction set), or None."""
+    for pattern, reason in _NO_ARCHITECTURE:
+        if re.fullmatch(pattern, reading.strip(), re.IGNORECASE):
+            return reason
     return None

@@ -24,7 +24,6 @@ import targetlang as tl
 from targetlang.components import (
     AmbiguousComponentError,
     UnknownComponentError,
-    component_names,
     entries,
     find,
 )
@@ -35,6 +34,8 @@ DATA = json.loads((TESTS / "data" / "components" / "machine-names.json").read_te
 ROWS: list[dict[str, Any]] = DATA["names"]
 DEVICES = json.loads((REPO / "targetlang" / "_data" / "devices.json").read_text("utf-8"))
 MIRRORS = Path("/work/.mirror")
+ORACLE_021 = Path(os.environ.get("TARGETLANG_ORACLE_DIR",
+                                 Path.home() / ".cache" / "targetlang-oracle")) / "bin" / "tvm021-python"
 
 
 def _architecture(target: tl.Target) -> tuple[str, str]:
@@ -81,7 +82,7 @@ def test_the_counts_of_the_data() -> None:
     for row in ROWS:
         counts[_outcome(row)] += 1
     unsaid = sum(1 for row in ROWS if row["truth"] is None)
-    assert counts["wrong"] == 0 and counts["right"] >= 280
+    assert counts["wrong"] == 0 and counts["right"] >= 400
     page = (REPO / "docs" / "configuration.md").read_text("utf-8")
     assert f"{len(ROWS)} names" in page and f"{counts['right']} resolve" in page
     assert f"{counts['refused']} are refused ({unsaid} of them" in page
@@ -103,9 +104,15 @@ def test_the_vendor_tables_are_loaded_with_their_sources() -> None:
         assert all(nvidia["chips"][chip]["arch"] == row["arch"] for chip in row["chips"])
     processors = DEVICES["amd"]["processors"]
     assert len(set(processors.values())) >= 40 and processors["tahiti"] == "gfx600"
-    names = set(component_names())
+    for key in ("util-linux", "aws-graviton"):
+        assert re.fullmatch(r"[0-9a-f]{40}", sources[key]["commit"])
+    assert "LLVM" in sources["llvm-arm-host"]["recorded"]
     for uarch in DEVICES["microarchitectures"].values():  # archspec's, where TVM's LLVM has it
-        assert uarch["llvm"] in names
+        assert tl.component(uarch["llvm"]).target.attrs["mcpu"] == uarch["llvm"]
+    arm = DEVICES["arm"]
+    assert len(arm["implementers"]) >= 15 and arm["implementers"]["0x41"]["vendor"] == "ARM"
+    assert sum(1 for row in arm["parts"] if row["name"]) >= 150
+    assert sum(1 for row in arm["parts"] if row["llvm"]) >= 80
 
 
 def test_every_driver_product_resolves_by_its_printed_names() -> None:
@@ -123,8 +130,10 @@ def test_every_amdgpu_processor_is_a_component() -> None:
 
 @pytest.mark.parametrize(("script", "mirrors"), [
     ("generate_devices.py", ("NVIDIA+open-gpu-kernel-modules", "pciutils+pciids",
-                             "archspec+archspec-json")),
-    ("collect_machine_names.py", ("linuxhw+LsCPU", "the-database+mpv-AnimeJaNai")),
+                             "archspec+archspec-json", "ROCm+TheRock", "util-linux+util-linux",
+                             "aws+aws-graviton-getting-started")),
+    ("collect_machine_names.py", ("linuxhw+LsCPU", "the-database+mpv-AnimeJaNai",
+                                  "vladmandic+sd-extension-system-info")),
 ])
 def test_generated_data_is_up_to_date(script: str, mirrors: tuple[str, ...]) -> None:
     if not all((MIRRORS / m / "repo" / "HEAD").exists() for m in mirrors):
@@ -132,6 +141,8 @@ def test_generated_data_is_up_to_date(script: str, mirrors: tuple[str, ...]) -> 
     if script == "generate_devices.py" and subprocess.run(
             ["sh", "-c", "command -v llc-19"], capture_output=True).returncode:
         pytest.skip("needs llc-19 (apt-get install llvm-19) for LLVM's AMDGPU processors")
+    if script == "generate_devices.py" and not ORACLE_021.exists():
+        pytest.skip(f"needs the TVM 0.21 oracle ({ORACLE_021}) for its LLVM's host detection")
     done = subprocess.run([sys.executable, str(REPO / "scripts" / script), "--check"],
                           capture_output=True, text=True, check=False,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
@@ -274,3 +285,197 @@ def test_every_x86_scheme_answer_is_a_cpu_of_the_database() -> None:
 def test_same_target_picks_are_deterministic() -> None:
     first = [find(n)[0].name for n in ("GTX 1080 Ti", "MI50", "rtx 4000")]
     assert first == [find(n)[0].name for n in ("GTX 1080 Ti", "MI50", "rtx 4000")]
+
+
+# ---- Arm CPUs: by MIDR, by core, by product line ----------------------------------------------
+
+ARM = DEVICES["arm"]
+VENDORS = {key: info["vendor"] for key, info in ARM["implementers"].items()}
+
+
+def _cpu(found: tl.Component) -> str:
+    assert found.target.kind == "llvm"
+    return str(found.target.attrs["mcpu"])
+
+
+def test_cpuinfo_lines_and_midr_values_read_as_llvms_host_detection_reads_them() -> None:
+    """/proc/cpuinfo's ``CPU implementer`` and ``CPU part`` lines (and the MIDR as a register's
+    value) are the CPU the oracle's LLVM named for that part, for every part it names."""
+    cpus = {name for name, entry in entries().items() if entry.origin == "cpu"}
+    rows = [row for row in ARM["parts"] if row["llvm"] in cpus]
+    assert len(rows) >= 80
+    for row in rows:
+        implementer, part = int(row["implementer"], 16), int(row["part"], 16)
+        lines = f"CPU implementer\t: {row['implementer']}\nCPU variant\t: 0x1\nCPU part\t: {row['part']}"
+        assert _cpu(tl.component(lines)) == row["llvm"], lines
+        midr = f"0x{implementer << 24 | 0xF << 16 | part << 4 | 1:016x}"
+        assert _cpu(tl.component(midr)) == row["llvm"], midr
+    for row in ARM["parts"]:  # a part LLVM names no CPU for is refused, saying so
+        if row["llvm"] is None:
+            with pytest.raises(UnknownComponentError, match="names no CPU"):
+                tl.component(f"CPU implementer : {row['implementer']}\nCPU part : {row['part']}")
+
+
+def test_a_part_number_without_its_implementer_is_read_only_where_they_agree() -> None:
+    by_part: dict[str, set[str | None]] = {}
+    for row in ARM["parts"]:
+        by_part.setdefault(row["part"], set()).add(row["llvm"])
+    disagree = [part for part, cpus in by_part.items() if len(cpus) > 1]
+    agree = [part for part, cpus in by_part.items() if len(cpus) == 1 and None not in cpus]
+    assert disagree and agree
+    for part in disagree:
+        with pytest.raises(AmbiguousComponentError, match="implementer line"):
+            tl.component(f"CPU part : {part}")
+    cpus = {name for name, entry in entries().items() if entry.origin == "cpu"}
+    for part in agree:
+        if next(iter(by_part[part])) in cpus:
+            assert _cpu(tl.component(f"CPU part : {part}")) == next(iter(by_part[part]))
+        else:  # an Arm CPU the database has no component of (ARMv5's arm926ej-s): said so
+            with pytest.raises(UnknownComponentError, match="no CPU component"):
+                tl.component(f"CPU part : {part}")
+
+
+def test_big_and_little_cores_are_refused_listing_both() -> None:
+    little, big = "0xd05", "0xd0b"  # as the table has them (Cortex-A55, Cortex-A76)
+    cpus = {r["part"]: r["llvm"] for r in ARM["parts"] if r["implementer"] == "0x41"}
+    text = "".join(f"processor : {n}\nCPU implementer : 0x41\nCPU part : {p}\n\n"
+                   for n, p in enumerate((little, little, big)))
+    with pytest.raises(AmbiguousComponentError) as caught:
+        tl.component(text)
+    assert cpus[little] in caught.value.message and cpus[big] in caught.value.message
+
+
+def _one_cpu_names() -> dict[str, str]:
+    """lscpu's core names whose parts LLVM reads as one CPU (parts it knows nothing of aside)."""
+    cpus: dict[str, set[str]] = {}
+    for row in ARM["parts"]:
+        if row["name"] and row["llvm"]:
+            cpus.setdefault(row["name"], set()).add(row["llvm"])
+    return {name: next(iter(found)) for name, found in cpus.items() if len(found) == 1}
+
+
+def test_lscpus_core_names_read_with_and_without_the_vendor() -> None:
+    """Each core name lscpu prints (util-linux's table) is the CPU LLVM's host detection names
+    for its parts -- as printed, after its vendor (``ARM Neoverse-N1``), and as lscpu's two
+    lines ``Vendor ID:`` and ``Model name:``."""
+    cpus = {name for name, entry in entries().items() if entry.origin == "cpu"}
+    names = {name: cpu for name, cpu in _one_cpu_names().items() if cpu in cpus}
+    assert len(names) >= 60
+    for name, cpu in names.items():
+        vendor = next(VENDORS[r["implementer"]] for r in ARM["parts"]
+                      if r["name"] == name and r["llvm"])
+        for printed in (name, f"{vendor.split('/')[0]} {name}",
+                        f"Vendor ID:           {vendor}\nModel name:          {name}"):
+            assert _cpu(tl.component(printed)) == cpu, printed
+
+
+def test_a_core_name_with_a_model_number_reads_only_where_its_family_is_one_cpu() -> None:
+    """``Cavium ThunderX2 CN9980`` is the ThunderX2 family's CPU; ``Kryo 585`` is refused:
+    lscpu's names that start with ``Kryo`` are several CPUs."""
+    vendors = {w.casefold() for vendor in VENDORS.values() for w in vendor.split("/")}
+    cpus = {name for name, entry in entries().items() if entry.origin == "cpu"}
+    families: dict[str, set[str | None]] = {}
+    for row in ARM["parts"]:
+        words = [w for w in re.split(r"[\s\-/]+", row["name"] or "") if w]
+        if words and words[0].casefold() not in vendors:  # (Ampere-1: the vendor's word)
+            families.setdefault(words[0], set()).add(row["llvm"])
+    one = [f for f, found in families.items() if len(found) == 1 and found <= cpus]
+    several = [f for f, cpus in families.items() if len({c for c in cpus if c}) > 1]
+    assert one and several
+    for family in several:
+        with pytest.raises(AmbiguousComponentError):
+            tl.component(f"{family} 9999")
+    for family in one:  # with a model number after it, or as the name that stops there
+        assert _cpu(tl.component(f"{family} 9999")) == next(iter(families[family]))
+        assert _cpu(tl.component(family)) == next(iter(families[family]))
+    assert _cpu(tl.component("Cavium ThunderX2")) == _cpu(tl.component("ThunderX2-99xx"))
+    assert _cpu(tl.component("Marvell ThunderX2")) == _cpu(tl.component("ThunderX2-99xx"))
+
+
+@pytest.mark.parametrize("around", ["{}", "AWS {}", "AWS {} Processor", "Amazon {}"])
+def test_arm_server_products_are_their_vendors_core(around: str) -> None:
+    """AWS's Graviton table (and archspec's first Graviton), Ampere's Altra: the CPU of the
+    core their vendor names, however the firmware spells the product."""
+    products = dict(ARM["products"])
+    assert {"Graviton", "Graviton2", "Graviton3", "Graviton4"} <= set(products)
+    for product, row in products.items():
+        assert _cpu(tl.component(around.format(product))) == row["llvm"]
+    altra = _cpu(tl.component("Ampere(R) Altra(R) Processor Q80-30 CPU @ 3.0GHz"))
+    assert altra == _cpu(tl.component("ARM Neoverse-N1"))
+
+
+@pytest.mark.parametrize("printed", [
+    "QEMU Virtual CPU version 2.5+", "Common KVM processor", "Common 32-bit KVM processor",
+    "Intel(R) Xeon(R) CPU @ 2.20GHz", "AMD Ryzen", "Apple processor",
+    "ARMv8 Processor rev 1 (v8l)", "AArch64 Processor rev 4 (aarch64)"])
+def test_names_of_no_architecture_are_refused_saying_why(printed: str) -> None:
+    with pytest.raises(UnknownComponentError, match="names no architecture") as caught:
+        tl.component(printed)
+    assert repr(printed) in caught.value.message
+
+
+# ---- Apple chips ------------------------------------------------------------------------------
+
+def _apple_triple() -> str:
+    hosts = {t.host.attrs["mtriple"] for t in tl.tags().values()
+             if t.host is not None and "-apple-" in str(t.host.attrs.get("mtriple", ""))}
+    assert len(hosts) == 1
+    return str(hosts.pop())
+
+
+@pytest.mark.parametrize("tier", ["", " Pro", " Max", " Ultra"])
+def test_an_apple_brand_string_is_the_macs_cpu(tier: str) -> None:
+    """``sysctl -n machdep.cpu.brand_string`` names the CPU: an llvm target on the triple of
+    TVM's Apple tags' host, with the CPU LLVM lists for the chip's cores (clang's
+    ``apple-m1`` is LLVM's alias of ``apple-a14``: TVM takes only the listed name). A chip's
+    Pro, Max and Ultra have its generation's cores."""
+    chips = {int(name[1:]): uarch for name, uarch in DEVICES["microarchitectures"].items()
+             if re.fullmatch(r"m\d+", name) and uarch["vendor"] == "Apple"}
+    assert {1, 2, 3, 4} <= set(chips)
+    for number, uarch in chips.items():
+        found = tl.component(f"Apple M{number}{tier}")
+        assert found.name == f"Apple M{number}"
+        assert found.target.attrs["mtriple"] == _apple_triple()
+        assert found.target.attrs["mcpu"] == uarch["llvm"]
+        assert found.properties["os"] == "macos"
+        if "alias" in uarch:  # clang's own name of the chip's CPU reads as it too
+            assert DEVICES["llvm_aliases"][uarch["alias"]] == uarch["llvm"]
+            assert tl.component(uarch["alias"]) == found
+    assert tl.component("Apple M1 GPU").name == "apple/m1-gpu"  # the GPU: its tag
+
+
+def test_apple_cores_as_lscpu_names_them_are_the_same_cpu_on_linux() -> None:
+    """Asahi Linux's lscpu names an M1's cores ``Firestorm-M1``: LLVM's CPU of the part, on the
+    Linux triple of CPU names."""
+    for row in ARM["parts"]:
+        if row["implementer"] == "0x61" and row["name"] and row["llvm"]:
+            found = tl.component(row["name"])
+            assert _cpu(found) == row["llvm"]
+            assert found.target.attrs["mtriple"] == "aarch64-linux-gnu"
+
+
+# ---- a system-on-chip's GPU --------------------------------------------------------------------
+
+def test_a_jetsons_gpu_named_by_its_chip_is_the_chips_gpu() -> None:
+    """nvidia-smi (``Orin (nvgpu)``) and torch (``Orin``, ``Xavier``) name a Jetson's GPU by
+    its system-on-chip. Every board tag that holds the chip's name is that GPU with a host
+    CPU, and the boards differ only in their hosts: the name is the GPU's architecture. A
+    name with the board line's word (``Jetson Orin``) names the boards, which stay apart."""
+    boards: dict[str, list[tl.Target]] = {}
+    for tag, target in tl.tags().items():
+        if target.kind == "cuda" and target.host is not None and tag.startswith("nvidia/jetson"):
+            for word in tag.split("/")[1].split("-"):
+                boards.setdefault(word, []).append(target)
+    for chip in ("orin", "xavier"):
+        archs = {t.attrs["arch"] for t in boards[chip]}
+        assert len(archs) == 1
+        arch = archs.pop()
+        for printed in (chip.capitalize(), f"NVIDIA {chip.capitalize()}",
+                        f"{chip.capitalize()} (nvgpu)", f"NVIDIA {chip.capitalize()} (nvgpu)"):
+            found = tl.component(printed)
+            assert found.name == arch and found.target.attrs["arch"] == arch
+            assert found.target.host is None
+    with pytest.raises(AmbiguousComponentError):
+        tl.component("Jetson Orin")
+    with pytest.raises(AmbiguousComponentError):
+        tl.component("NVIDIA Jetson AGX Orin Developer Kit")

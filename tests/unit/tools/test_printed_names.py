@@ -69,10 +69,11 @@ def test_the_counts_of_the_data() -> None:
             "unknown" if answer == "unknown" else "resolved"
         counts[kind] += 1
     assert sum(counts.values()) == len(ROWS)
-    assert counts["resolved"] >= 200 and counts["ambiguous"] >= 2
+    assert counts["resolved"] >= 200 and counts["ambiguous"] >= 1
     page = (TESTS.parent / "docs" / "configuration.md").read_text("utf-8")  # from the README
+    verb = "is" if counts["ambiguous"] == 1 else "are"
     assert (f"{len(ROWS)} real spellings" in page
-            and f"{counts['resolved']} resolve, {counts['ambiguous']} are refused as\nambiguous"
+            and f"{counts['resolved']} resolve, {counts['ambiguous']} {verb} refused as\nambiguous"
             in page and f"{counts['unknown']} are refused as unknown" in page)
 
 
@@ -104,7 +105,7 @@ def test_form_factor_and_memory_never_change_the_product(base: str, suffix: str)
 
 @pytest.mark.parametrize("name", ["NVIDIA GeForce RTX 3080", "NVIDIA A100", "NVIDIA GeForce GTX 1060",
                                   "Quadro RTX 5000", "NVIDIA RTX A2000", "NVIDIA GeForce RTX 4080",
-                                  "NVIDIA T1000", "Apple M2"])
+                                  "NVIDIA T1000", "Apple M2 GPU"])
 @pytest.mark.parametrize("other", [" Laptop GPU", " with Max-Q Design", " SUPER", " Ti OEM",
                                    " Ada Generation", " Embedded GPU", " Mobile", " Max"])
 def test_what_tells_products_apart_is_never_dropped(name: str, other: str) -> None:
@@ -137,18 +138,18 @@ def test_variants_of_one_product_are_listed() -> None:
         tl.component("NVIDIA Jetson AGX Orin")
     assert "nvidia/jetson-agx-orin-32gb, nvidia/jetson-agx-orin-64gb" in caught.value.message
     assert tl.component("NVIDIA Jetson AGX Orin 64GB").name == "nvidia/jetson-agx-orin-64gb"
-    assert tl.component("Apple M2").name == "apple/m2-gpu"  # its one registered variant
+    assert tl.component("Apple M2 GPU").name == "apple/m2-gpu"  # the GPU by its tag's words
     # rocminfo's "one of those": both are rocm -mcpu=gfx90a, which is their component
     assert tl.component("AMD Instinct MI250X / MI250").name == "gfx90a"
     assert tl.component("Quadro M6000 24GB").name == "nvidia/quadro-m6000-24gb"  # its own tag
     assert tl.component("Quadro M6000").name == "nvidia/quadro-m6000"
     with pytest.raises(AmbiguousComponentError) as caught:
-        tl.component("Orin")  # torch's name for a Jetson Orin: three tags hold it
+        tl.component("Jetson Orin")  # the boards: three tags, other hosts
     for tag in ("jetson-agx-orin-32gb", "jetson-agx-orin-64gb", "jetson-orin-nano"):
         assert tag in caught.value.message
-    with pytest.raises(UnknownComponentError) as caught:
-        tl.component("Xavier")  # the AGX Xavier's tag, but the Xavier NX prints it too
-    assert "nvidia/jetson-agx-xavier" in caught.value.message
+    # torch's name of a Jetson's GPU is its chip: the GPU of every board of it
+    assert tl.component("Orin").name == tl.component("nvidia/jetson-orin-nano").target.attrs["arch"]
+    assert tl.component("Xavier").name == tl.component("nvidia/jetson-agx-xavier").target.attrs["arch"]
     assert tl.component("AMD Instinct MI300X VF").name == "AMD Instinct MI300X"
 
 
