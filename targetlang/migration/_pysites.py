@@ -555,7 +555,7 @@ class Engine:
             if text not in seen:
                 seen.append(text)
         also = "; ".join(seen[:3]) + (f"; and {len(seen) - 3} more" if len(seen) > 3 else "")
-        self.finding(node, f"{node.value!r} is the {role} and is also used as something else: "
+        self.finding(node, f"{node.value!r} ({role}) is also used as something else: "
                            f"{also}; rewriting it would change what that code does, so it is "
                            "left as it is: give the target its own JSON value, or bridge it "
                            "(upgrade --runtime)", OTHER_CODES[first.kind])

@@ -278,6 +278,11 @@ class Flow:
                 for binding in bound:
                     self._name_reads(binding, out, depth, seen, False, derived)
                 return
+            row = self.scopes.parent.get(parent)
+            if isinstance(row, ast.Call) and parent in row.args and \
+                    (self.callee(row.func) or "").endswith("testing.parameters"):
+                self._fixture_row(row, parent.elts.index(node), out, depth, seen, derived)
+                return
             self._container(parent, out, depth + 1, seen, derived)
             return
         if isinstance(parent, ast.Dict):
@@ -340,6 +345,18 @@ class Flow:
         if name == "str" and len(call.args) == 1:
             self._value(call, out, depth + 1, seen, derived)
             return
+        if name.endswith("parametrize_targets"):
+            decorated = self.scopes.parent.get(call)
+            if isinstance(decorated, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._parameters_named(["target"], [decorated], out, depth, seen, derived)
+                return
+        if name.endswith("testing.parameter"):
+            statement = self.scopes.parent.get(call)
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                    isinstance(statement.targets[0], ast.Name):
+                self._parameters_named([statement.targets[0].id], None, out, depth, seen,
+                                       derived)
+                return
         if name in _STRING_CALLS:
             add(out, "string", f"{name}(...)", call, derived)
             return
@@ -449,7 +466,8 @@ class Flow:
             self._add(out, "unknown", "an argparse option", call, derived)
             return
         for attribute in self.scopes.of(ast.Attribute):
-            if attribute.attr == dest and isinstance(attribute.ctx, ast.Load):
+            if attribute.attr == dest and isinstance(attribute.ctx, ast.Load) and \
+                    not (self.callee(attribute) or "").startswith("tvm"):
                 self._next(attribute, out, depth, seen, container, derived)
 
     # ---- containers ----------------------------------------------------------------------
@@ -616,6 +634,32 @@ class Flow:
             resolved = self.scopes.resolve(read)
             if resolved is None or resolved.node is target:
                 self._value(read, out, depth + 1, seen, derived)
+
+    def _fixture_row(self, call: ast.Call, index: int, out: list[Use], depth: int,
+                     seen: set[tuple[int, bool]], derived: bool) -> None:
+        """``a, b = tvm.testing.parameters((a1, b1), ...)``: the fixture at ``index``."""
+        statement = self.scopes.parent.get(call)
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                isinstance(statement.targets[0], ast.Tuple) and \
+                index < len(statement.targets[0].elts) and \
+                isinstance(statement.targets[0].elts[index], ast.Name):
+            name = statement.targets[0].elts[index].id  # type: ignore[attr-defined]
+            self._parameters_named([name], None, out, depth, seen, derived)
+            return
+        self._add(out, "unknown", "tvm.testing.parameters(...)", call, derived)
+
+    def _parameters_named(self, names: list[str], functions: list[ast.AST] | None,
+                          out: list[Use], depth: int, seen: set[tuple[int, bool]],
+                          derived: bool) -> None:
+        """The reads of the parameters ``names`` of ``functions`` (None: every function of
+        the module, as pytest hands a fixture to each test that names it)."""
+        candidates = functions if functions is not None else [
+            *self.scopes.of(ast.FunctionDef), *self.scopes.of(ast.AsyncFunctionDef)]
+        for function in candidates:
+            for name in names:
+                for binding in self.scopes.bindings.get(function, {}).get(name, []):
+                    if binding.parameter is not None:
+                        self._name_reads(binding, out, depth, seen, False, derived)
 
     def _parametrized(self, call: ast.Call, out: list[Use], depth: int,
                       seen: set[tuple[int, bool]], derived: bool) -> None:

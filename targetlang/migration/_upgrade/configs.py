@@ -442,6 +442,10 @@ def _yaml_quote_end(text: str, index: int, end: int) -> int | None:
     return None
 
 
+_FLOW_KEY = re.compile(r"[ \t\r\n]*(?:\?[ \t\r\n]+)?([^ \t\r\n,\[\]{}][^,\[\]{}]*?|"
+                       r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*')[ \t\r\n]*:[ \t\r\n]*")
+
+
 def _yaml_flow(text: str, index: int, end: int) -> Iterator[Scalar | str]:
     """The scalars of a flow collection (``[a, "b"]``, ``{k: v}``) starting at ``index``;
     "open N" when it does not close before ``end``. A quote starts a quoted scalar only
@@ -450,21 +454,31 @@ def _yaml_flow(text: str, index: int, end: int) -> Iterator[Scalar | str]:
     at = index
     item_start = None
     fresh = True  # where a scalar may start
+    keys: list[str | None] = []  # the key of each open collection
     while at < end:
         char = text[at]
         if char in " \t\r\n":
             at += 1
             continue
         if char in "[{":
+            key = None
+            if item_start is not None:
+                named = _FLOW_KEY.fullmatch(text, item_start, at)
+                if named:
+                    key = _yaml_key_text(text, named.start(1), named.end(1))
+            keys.append(key)
             depth += 1
             at += 1
             item_start, fresh = at, True
             continue
         if char in "]},":
             if item_start is not None:
-                yield from _yaml_flow_item(text, item_start, at)
+                yield from ((*s[:4], tuple(keys) + s[4])
+                            for s in _yaml_flow_item(text, item_start, at))
             item_start, fresh = at + 1, True
             if char in "]}":
+                if keys:
+                    keys.pop()
                 depth -= 1
                 if depth == 0:
                     yield f"close {at + 1}"
