@@ -22,6 +22,7 @@ DIRECTIVE = re.compile(r"targetlang:[ \t]*ignore(?:\[([^\]\r\n]*)\])?", re.I)
 #: start precedes it (shell, YAML, TOML): the directive inside it.
 _HASH_COMMENT = re.compile(r"(?:^|(?<=[ \t]))#[^\r\n]*?" + DIRECTIVE.pattern, re.I | re.M)
 
+_WORD = re.compile("targetlang", re.I)
 #: codes a directive names: None for all of them
 Codes = frozenset[str] | None
 
@@ -43,7 +44,7 @@ def _merge(lines: dict[int, Codes], line: int, codes: Codes) -> None:
 
 def comment_lines(text: str) -> dict[int, Codes]:
     """The lines (from 1) of a ``#``-comment language that carry a directive."""
-    if "targetlang" not in text:
+    if not _WORD.search(text):
         return {}
     found: dict[int, Codes] = {}
     for match in _HASH_COMMENT.finditer(text):
@@ -55,7 +56,7 @@ def comment_lines(text: str) -> dict[int, Codes]:
 def python_comment_lines(text: str) -> dict[int, Codes]:
     """The lines of a Python program that carry a directive in a comment (a string holding
     the words is not a comment: the tokenizer decides, and only when the words are there)."""
-    if "targetlang" not in text or not DIRECTIVE.search(text):
+    if not _WORD.search(text) or not DIRECTIVE.search(text):
         return {}
     found: dict[int, Codes] = {}
     try:
