@@ -436,7 +436,9 @@ class Engine:
         name = qualified(call.func, self.names)
         if name is not None and name.startswith("tvm."):
             if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
-                return None  # a helper's arguments are model names and options, no targets
+                # a helper's arguments are model names and options, no targets; where the
+                # call becomes a dict, the value is read now and its use there goes away
+                return "neutral" if self._inlined(call) else None
             if any(node is argument for _, node in target_arguments(call, name)):
                 return "target"
             return None
@@ -984,6 +986,18 @@ class Engine:
             return "reported"
         self.replace(call, f"{self.target_callee(call)}({py_literal(migrated)})", code="TL102")
         return "rewritten"
+
+    def _inlined(self, call: ast.Call) -> bool:
+        """Whether a removed helper's call has arguments known before run time (the call
+        becomes a dict of what it returned)."""
+        try:
+            for argument in [*call.args, *(k.value for k in call.keywords)]:
+                if isinstance(argument, ast.Starred):
+                    return False
+                self.constant(argument)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+        return all(k.arg is not None for k in call.keywords)
 
     def constant(self, node: ast.expr, depth: int = 0) -> Any:
         """The value of an argument known before run time: a literal, or a name bound once

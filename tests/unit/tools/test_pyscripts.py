@@ -109,7 +109,8 @@ def test_readme_example_is_what_the_command_prints(tmp_path: Path) -> None:
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        main(["migrate", "--py", "tutorial.py"], stdin=io.StringIO(), stdout=out, stderr=err)
+        main(["migrate", "--py", "-q", "tutorial.py"], stdin=io.StringIO(), stdout=out,
+             stderr=err)
     finally:
         os.chdir(cwd)
     assert out.getvalue() + err.getvalue() == block
