@@ -47,10 +47,12 @@ def main() -> None:
     beside = Path(sys.executable).parent / "targetlang"  # this interpreter's install first
     targetlang = str(beside) if beside.exists() else shutil.which("targetlang") or "targetlang"
     python = [str(p) for p, kind in walk([str(args.tree)]) if kind == "python"]
-    upgrade = best([targetlang, "upgrade", str(args.tree)], args.repeat)
-    migrate = best([targetlang, "migrate", "--py", *python], args.repeat)
+    upgrade = best([targetlang, "upgrade", "--jobs", "1", str(args.tree)], args.repeat)
+    upgrade2 = best([targetlang, "upgrade", "--jobs", "2", str(args.tree)], args.repeat)
+    migrate = best([targetlang, "migrate", "--py", "--jobs", "1", *python], args.repeat)
     print(f"{len(python)} .py files under {args.tree}")
-    print(f"targetlang upgrade TREE (all file types): {upgrade:.2f} s")
+    print(f"targetlang upgrade --jobs 1 TREE (all file types): {upgrade:.2f} s")
+    print(f"targetlang upgrade --jobs 2 TREE (all file types): {upgrade2:.2f} s")
     print(f"targetlang migrate --py (.py files):      {migrate:.2f} s")
     if pyupgrade is None:
         print("pyupgrade: not installed")
@@ -65,7 +67,8 @@ def main() -> None:
         files = [str(copy / Path(p).relative_to(args.tree)) for p in python]
         reference = best([pyupgrade, "--py38-plus", *files], args.repeat, fresh)
     print(f"pyupgrade --py38-plus (.py files):       {reference:.2f} s")
-    print(f"ratio upgrade / pyupgrade: {upgrade / reference:.2f}; "
+    print(f"ratio upgrade --jobs 2 / pyupgrade: {upgrade2 / reference:.2f}")
+    print(f"ratio upgrade --jobs 1 / pyupgrade: {upgrade / reference:.2f}; "
           f"migrate --py / pyupgrade: {migrate / reference:.2f}")
 
 

@@ -20,7 +20,7 @@ _INFORMATION = "https://github.com/targetlang/targetlang/blob/main/docs/upgrade.
 
 def list_codes() -> str:
     """Every code with its meaning and what to do, family by family."""
-    from ..migration._upgrade.codes import CODES, FAMILIES
+    from ..migration._upgrade.codes import CODES, FAMILIES  # on first use: kept out of start-up
 
     out = []
     family = ""
@@ -58,9 +58,9 @@ def sites(result: Any, mode: str) -> list[dict[str, Any]]:
     done = "rewritten" if mode == "write" else "to rewrite"
     for change in result.changes:
         item = {"path": _where(result.path)[0]}
-        cell = re.fullmatch(r"notebook cell (\d+)", change.site)
-        if cell:
-            item["cell"] = int(cell.group(1))
+        in_cell = re.fullmatch(r"notebook cell (\d+)", change.site)
+        if in_cell:
+            item["cell"] = int(in_cell.group(1))
         lines = change.old.split("\n")
         end_line = change.line + len(lines) - 1
         end_column = len(lines[-1]) if len(lines) > 1 else change.column + len(change.old)
@@ -143,7 +143,7 @@ def _annotation(item: Mapping[str, Any], mode: str) -> str:
 
 def sarif(items: list[dict[str, Any]]) -> dict[str, Any]:
     """A SARIF 2.1.0 log of the sites (a fix for each rewrite)."""
-    from ..migration._upgrade.codes import CODES
+    from ..migration._upgrade.codes import CODES  # on first use: kept out of start-up
 
     used = sorted({item["code"] for item in items if item["code"] in CODES})
     rules = [{"id": code, "name": CODES[code].name,

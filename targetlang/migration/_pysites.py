@@ -19,9 +19,9 @@ from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
 from ._pyflow import Binding, Scopes
-from ._pyuses import OTHER_CODES, Flow, Outside, Use
-from ._upgrade.suppress import Quiet, python_comment_lines
+from ._pyuses import OTHER_CODES, Flow, Outside, Use, argparse_dest
 from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value, json_text, minimal
+from ._upgrade.suppress import Quiet, python_comment_lines
 from .targets import LEGACY_DIALECT, MigrationWarning, migrate
 
 
@@ -180,7 +180,8 @@ def compat_aliases(scopes: Scopes) -> tuple[dict[str, str], str | None]:
                         names["targetlang"] = "targetlang"
                         if alias.name == "targetlang.compat":
                             spelling = "targetlang.compat"
-        elif node.level == 0 and node.module in ("targetlang", "targetlang.compat"):
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and \
+                node.module in ("targetlang", "targetlang.compat"):
             for alias in node.names:
                 if alias.name != "*":
                     full_name = f"{node.module}.{alias.name}"
@@ -225,12 +226,30 @@ def qualified(func: ast.expr, names: Mapping[str, str]) -> str | None:
     return CANONICAL.get(name, name)
 
 
+_NEW_BUILD: Mapping[int, str] = {1: "target"}  # build(mod, target, pipeline)
+_OLD_BUILD: Mapping[int, str] = {2: "target", 3: "target_host"}  # (inputs, args, target, host)
+
+
 def _build_positions(call: ast.Call) -> Mapping[int, str]:
-    second = call.args[1] if len(call.args) > 1 else None
-    if isinstance(second, (ast.Constant, ast.JoinedStr)) and \
-            isinstance(getattr(second, "value", ""), str):
-        return {1: "target"}  # build(mod, target, pipeline)
-    return {2: "target", 3: "target_host"}  # build(inputs, args, target, target_host)
+    """Which ``tvm.build`` a call is, by what its arguments look like: a target text or a
+    name like ``target`` second, or two arguments, is the 0.20+ one; an argument list
+    second, or a target text third, the older one."""
+    args = call.args
+    second = args[1] if len(args) > 1 else None
+    third = args[2] if len(args) > 2 else None
+
+    def text(node: ast.expr | None) -> bool:
+        return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and
+                                                   isinstance(node.value, str))
+
+    if text(second):
+        return _NEW_BUILD
+    if isinstance(second, (ast.List, ast.Tuple)) or text(third):
+        return _OLD_BUILD
+    if isinstance(second, ast.Name) and ("target" in second.id.lower() or
+                                         "tgt" in second.id.lower()):
+        return _NEW_BUILD
+    return _NEW_BUILD if len(args) == 2 else _OLD_BUILD
 
 
 _PARAMETERS: dict[str, list[tuple[str, dict[int, str]]]] | None = None
@@ -1289,19 +1308,6 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
         last = end
     pieces.append(text[last:])
     return "".join(pieces)
-
-
-def argparse_dest(call: ast.Call) -> str | None:
-    """The destination of an ``add_argument`` call (``--target-host`` -> ``target_host``)."""
-    for keyword in call.keywords:
-        if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant) and \
-                isinstance(keyword.value.value, str):
-            return keyword.value.value
-    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and
-             isinstance(a.value, str)]
-    long = [f for f in flags if f.startswith("--")]
-    chosen = long[0][2:] if long else (flags[0].lstrip("-") if flags else None)
-    return chosen.replace("-", "_") if chosen else None
 
 
 def _flag(dest: str) -> str:

@@ -36,7 +36,7 @@ from typing import Protocol
 
 from ._pyflow import Binding, Scopes
 
-__all__ = ["OTHER_CODES", "Flow", "Nowhere", "Outside", "Use"]
+__all__ = ["OTHER_CODES", "Flow", "Nowhere", "Outside", "Use", "argparse_dest"]
 
 #: The report code of each kind of other use.
 OTHER_CODES = {"device": "TL301", "compared": "TL302", "string": "TL303",
@@ -415,8 +415,8 @@ class Flow:
             index = next(i for i, d in enumerate(arguments.defaults) if d is node)
             chosen = positional[len(positional) - len(arguments.defaults) + index]
         else:
-            index = next((i for i, d in enumerate(arguments.kw_defaults) if d is node), None)
-            chosen = arguments.kwonlyargs[index] if index is not None else None
+            keyword = next((i for i, d in enumerate(arguments.kw_defaults) if d is node), None)
+            chosen = arguments.kwonlyargs[keyword] if keyword is not None else None
         if chosen is None or function is None:
             self._add(out, "unknown", "a parameter's default", arguments, derived)
             return
@@ -459,8 +459,6 @@ class Flow:
     def _option(self, call: ast.Call, out: list[Use], depth: int, seen: set[tuple[int, bool]],
                 container: bool, derived: bool) -> None:
         """An argparse option's default (or choices): the reads of ``args.<dest>``."""
-        from ._pysites import argparse_dest  # the one reading of an option's destination
-
         dest = argparse_dest(call)
         if dest is None:
             self._add(out, "unknown", "an argparse option", call, derived)
@@ -674,6 +672,19 @@ class Flow:
             for binding in self.scopes.bindings.get(decorated, {}).get(name, []):
                 if binding.parameter is not None:
                     self._name_reads(binding, out, depth, seen, False, derived)
+
+
+def argparse_dest(call: ast.Call) -> str | None:
+    """The destination of an ``add_argument`` call (``--target-host`` -> ``target_host``)."""
+    for keyword in call.keywords:
+        if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant) and \
+                isinstance(keyword.value.value, str):
+            return keyword.value.value
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and
+             isinstance(a.value, str)]
+    long = [f for f in flags if f.startswith("--")]
+    chosen = long[0][2:] if long else (flags[0].lstrip("-") if flags else None)
+    return chosen.replace("-", "_") if chosen else None
 
 
 _OPS = {ast.Add: "+", ast.Mod: "%", ast.Mult: "*"}

@@ -70,7 +70,6 @@ from pathlib import Path
 from .._files import unified_diff, write_atomically
 from .._lower.dialects import newest_release, releases
 from ..environment import Environment
-from ._upgrade.suppress import Quiet
 from ._pysites import (
     Engine,
     Finding,
@@ -80,6 +79,7 @@ from ._pysites import (
     might_have_sites,
     py_literal,
 )
+from ._upgrade.suppress import Quiet
 
 __all__ = ["Finding", "Rewrite", "ScriptResult", "NEWEST_RELEASE", "apply_edits", "migrate_source",
            "migrate_file", "py_literal"]

@@ -139,7 +139,7 @@ def _read(text: str) -> Node:
                     index += 1
                     node = _close(stack.pop(), index)
                     continue
-                raise fail(f"Expecting ',' delimiter", index)
+                raise fail("Expecting ',' delimiter", index)
             if root is not None:
                 break
     index = _skip(text, index)

@@ -7,12 +7,12 @@ import bisect
 import json
 from typing import Any
 
+from .._pysites import might_have_sites
 from . import jsonspan
 from . import shell as shell_handler
-from .._pysites import might_have_sites
 from .common import Change, Edit, Finding, Lines, Options, Outcome, Quiet
-from .suppress import python_comment_lines
 from .python import comment, is_magic, neutral, run_engine
+from .suppress import python_comment_lines
 
 __all__ = ["handle"]
 
