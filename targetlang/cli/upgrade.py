@@ -62,7 +62,8 @@ def add_upgrade_options(parser: argparse.ArgumentParser, *, modes: bool = True,
                         config: bool = True) -> None:
     """The options ``upgrade`` and ``migrate --py`` share (``migrate`` has its own
     ``--to``, ``--write`` and ``--config``)."""
-    from .._lower.dialects import newest_release  # on first use: kept out of start-up
+    # on first use: the upgrade's machinery is kept out of start-up
+    from .._lower.dialects import newest_release
 
     newest = newest_release()  # the newest release the library knows: what TVM users run today
     if modes:
@@ -117,7 +118,8 @@ def _jobs(text: str) -> int:
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
     if args.list_codes:
-        from .upgrade_formats import list_codes  # on first use: kept out of start-up
+        # on first use: the upgrade's machinery is kept out of start-up
+        from .upgrade_formats import list_codes
 
         io.stdout.write(list_codes())
         return EXIT_OK
@@ -156,7 +158,8 @@ class Planner:
     """What each file is upgraded with: the command line over its configuration."""
 
     def __init__(self, args: argparse.Namespace, io: Io) -> None:
-        from ..migration._upgrade.settings import Globs, load  # on first use: kept out of start-up
+        # on first use: the upgrade's machinery is kept out of start-up
+        from ..migration._upgrade.settings import Globs, load
 
         self.args = args
         self.environment = io.environment(args)
@@ -164,7 +167,8 @@ class Planner:
         if isinstance(getattr(args, "config", None), str):
             self.fixed = load(args.config, pyproject=False)
             if self.fixed is None:
-                # on first use: kept out of start-up
+              
+                # on first use: the upgrade's machinery is kept out of start-up
                 from ..migration._upgrade.settings import Settings
 
                 self.fixed = Settings(source=args.config,
@@ -175,7 +179,8 @@ class Planner:
             if getattr(args, "extend_exclude", None) else None
 
     def settings(self, path: str) -> Any:
-        # on first use: kept out of start-up
+      
+        # on first use: the upgrade's machinery is kept out of start-up
         from ..migration._upgrade.settings import Settings, nearest
 
         if self.fixed is not None:
@@ -195,8 +200,9 @@ class Planner:
         return bool(settings.excludes().match(path, parents=False))
 
     def options(self, path: str) -> Any:
-        from .._lower.dialects import newest_release  # on first use: kept out of start-up
-        from ..migration.upgrade import Options  # on first use: kept out of start-up
+        # on first use: the upgrade's machinery is kept out of start-up
+        from .._lower.dialects import newest_release
+        from ..migration.upgrade import Options
 
         settings = self.settings(path)
         args = self.args
@@ -213,11 +219,13 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
     """Upgrade the files of ``paths`` and report; ``mode``: "diff" (a unified diff on
     standard output), "write" or "check"; ``only``: the one file type to read (explicit
     files are read as it)."""
-    from ..migration._upgrade.settings import ConfigError  # on first use: kept out of start-up
-    from ..migration._upgrade.walk import walk_entries  # on first use: kept out of start-up
-    # on first use: kept out of start-up
+    # on first use: the upgrade's machinery is kept out of start-up
+    from ..migration._upgrade.settings import ConfigError
+    from ..migration._upgrade.walk import walk_entries
+  
+    # on first use: the upgrade's machinery is kept out of start-up
     from ..migration.upgrade import FILE_TYPES, FileResult, Summary, file_type
-    from .upgrade_formats import Reporter  # on first use: kept out of start-up
+    from .upgrade_formats import Reporter
 
     try:
         planner = Planner(args, io)
@@ -276,7 +284,8 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
 def _stdin(io: Io, args: argparse.Namespace, mode: str, only: str | None, planner: Planner,
            reporter: Any) -> int:
     """``-``: standard input as one file (named by ``--stdin-filename``)."""
-    # on first use: kept out of start-up
+  
+    # on first use: the upgrade's machinery is kept out of start-up
     from ..migration.upgrade import FILE_TYPES, Summary, file_type, upgrade_text
 
     name = args.stdin_filename or "-"
@@ -307,7 +316,8 @@ def _stdin(io: Io, args: argparse.Namespace, mode: str, only: str | None, planne
 
 def _work(task: Task) -> Any:
     """One file's upgrade (in a worker process, or here): its result, or (path, why)."""
-    from ..migration.upgrade import upgrade_file  # on first use: kept out of start-up
+    # on first use: the upgrade's machinery is kept out of start-up
+    from ..migration.upgrade import upgrade_file
 
     try:
         return upgrade_file(task.path, file_type=task.kind, write=task.write,

@@ -20,7 +20,7 @@ _INFORMATION = "https://github.com/targetlang/targetlang/blob/main/docs/upgrade.
 
 def list_codes() -> str:
     """Every code with its meaning and what to do, family by family."""
-    from ..migration._upgrade.codes import CODES, FAMILIES  # on first use: kept out of start-up
+    from ..migration._upgrade.codes import CODES, FAMILIES  # on first use
 
     out = []
     family = ""
@@ -143,7 +143,7 @@ def _annotation(item: Mapping[str, Any], mode: str) -> str:
 
 def sarif(items: list[dict[str, Any]]) -> dict[str, Any]:
     """A SARIF 2.1.0 log of the sites (a fix for each rewrite)."""
-    from ..migration._upgrade.codes import CODES  # on first use: kept out of start-up
+    from ..migration._upgrade.codes import CODES  # on first use
 
     used = sorted({item["code"] for item in items if item["code"] in CODES})
     rules = [{"id": code, "name": CODES[code].name,
