@@ -1,5 +1,7 @@
 """``targetlang upgrade``: every legacy target site of a project, to the target release.
 
+The machinery is imported on first use: the command line starts without it.
+
 ``_upgrade(args, io)`` returns the exit code (``cli.main`` calls it); ``register`` adds its
 parser. ``run(paths, ...)`` is the machinery ``migrate --py`` shares; the output formats
 live in ``cli/upgrade_formats.py``.
@@ -62,8 +64,7 @@ def add_upgrade_options(parser: argparse.ArgumentParser, *, modes: bool = True,
                         config: bool = True) -> None:
     """The options ``upgrade`` and ``migrate --py`` share (``migrate`` has its own
     ``--to``, ``--write`` and ``--config``)."""
-    # on first use: the upgrade's machinery is kept out of start-up
-    from .._lower.dialects import newest_release
+    from .._lower.dialects import newest_release  # on first use
 
     newest = newest_release()  # the newest release the library knows: what TVM users run today
     if modes:
@@ -118,8 +119,7 @@ def _jobs(text: str) -> int:
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
     if args.list_codes:
-        # on first use: the upgrade's machinery is kept out of start-up
-        from .upgrade_formats import list_codes
+        from .upgrade_formats import list_codes  # on first use
 
         io.stdout.write(list_codes())
         return EXIT_OK
@@ -158,8 +158,7 @@ class Planner:
     """What each file is upgraded with: the command line over its configuration."""
 
     def __init__(self, args: argparse.Namespace, io: Io) -> None:
-        # on first use: the upgrade's machinery is kept out of start-up
-        from ..migration._upgrade.settings import Globs, load
+        from ..migration._upgrade.settings import Globs, load  # on first use
 
         self.args = args
         self.environment = io.environment(args)
@@ -168,8 +167,7 @@ class Planner:
             self.fixed = load(args.config, pyproject=False)
             if self.fixed is None:
               
-                # on first use: the upgrade's machinery is kept out of start-up
-                from ..migration._upgrade.settings import Settings
+                from ..migration._upgrade.settings import Settings  # on first use
 
                 self.fixed = Settings(source=args.config,
                                       root=os.path.dirname(os.path.abspath(args.config)))
@@ -180,8 +178,7 @@ class Planner:
 
     def settings(self, path: str) -> Any:
       
-        # on first use: the upgrade's machinery is kept out of start-up
-        from ..migration._upgrade.settings import Settings, nearest
+        from ..migration._upgrade.settings import Settings, nearest  # on first use
 
         if self.fixed is not None:
             return self.fixed
@@ -200,9 +197,8 @@ class Planner:
         return bool(settings.excludes().match(path, parents=False))
 
     def options(self, path: str) -> Any:
-        # on first use: the upgrade's machinery is kept out of start-up
-        from .._lower.dialects import newest_release
-        from ..migration.upgrade import Options
+        from .._lower.dialects import newest_release  # on first use
+        from ..migration.upgrade import Options  # on first use
 
         settings = self.settings(path)
         args = self.args
@@ -219,13 +215,10 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
     """Upgrade the files of ``paths`` and report; ``mode``: "diff" (a unified diff on
     standard output), "write" or "check"; ``only``: the one file type to read (explicit
     files are read as it)."""
-    # on first use: the upgrade's machinery is kept out of start-up
-    from ..migration._upgrade.settings import ConfigError
-    from ..migration._upgrade.walk import walk_entries
-  
-    # on first use: the upgrade's machinery is kept out of start-up
-    from ..migration.upgrade import FILE_TYPES, FileResult, Summary, file_type
-    from .upgrade_formats import Reporter
+    from ..migration._upgrade.settings import ConfigError  # on first use
+    from ..migration._upgrade.walk import walk_entries  # on first use
+    from ..migration.upgrade import FILE_TYPES, FileResult, Summary, file_type  # on first use
+    from .upgrade_formats import Reporter  # on first use
 
     try:
         planner = Planner(args, io)
@@ -284,9 +277,7 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
 def _stdin(io: Io, args: argparse.Namespace, mode: str, only: str | None, planner: Planner,
            reporter: Any) -> int:
     """``-``: standard input as one file (named by ``--stdin-filename``)."""
-  
-    # on first use: the upgrade's machinery is kept out of start-up
-    from ..migration.upgrade import FILE_TYPES, Summary, file_type, upgrade_text
+    from ..migration.upgrade import FILE_TYPES, Summary, file_type, upgrade_text  # on first use
 
     name = args.stdin_filename or "-"
     kind = only or (file_type(name) if args.stdin_filename else None) or "python"
@@ -316,8 +307,7 @@ def _stdin(io: Io, args: argparse.Namespace, mode: str, only: str | None, planne
 
 def _work(task: Task) -> Any:
     """One file's upgrade (in a worker process, or here): its result, or (path, why)."""
-    # on first use: the upgrade's machinery is kept out of start-up
-    from ..migration.upgrade import upgrade_file
+    from ..migration.upgrade import upgrade_file  # on first use
 
     try:
         return upgrade_file(task.path, file_type=task.kind, write=task.write,
