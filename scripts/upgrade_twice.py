@@ -57,8 +57,8 @@ def one(name: str, spec: str, extra: list[str]) -> dict[str, object]:
         diff = targetlang("upgrade", *extra, ".", cwd=tree)
         patch = Path(work) / "upgrade.diff"
         patch.write_text(diff.stdout, encoding="utf-8")
-        applied = subprocess.run(["git", "apply", "--whitespace=nowarn", str(patch)], cwd=tree,
-                                 capture_output=True, text=True)
+        applied = subprocess.run(["git", "apply", "--allow-empty", "--whitespace=nowarn",
+                                  str(patch)], cwd=tree, capture_output=True, text=True)
         changed = len(git("diff", "--name-only", cwd=tree).split())
         codes = collections.Counter(line.split(": ")[1].split()[0] for line in
                                     diff.stderr.splitlines() if ": TL" in line)
