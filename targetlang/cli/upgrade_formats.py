@@ -68,7 +68,11 @@ def sites(result: Any, mode: str) -> list[dict[str, Any]]:
                     end_column=end_column + 1, code=change.code,
                     message=f"{change.site}: {done} ({change.kind})", replacement=change.new)
         out.append(item)
-    out.sort(key=lambda s: (s["line"], s["column"]))
+    for item in out:  # a notebook's site: its line in the file too (SARIF, annotations)
+        lines = result.cell_lines.get(item.get("cell", 0))
+        if lines:
+            item["file_line"] = lines[min(item["line"], len(lines)) - 1]
+    out.sort(key=lambda s: (s.get("cell", 0), s["line"], s["column"]))
     return out
 
 
@@ -133,10 +137,14 @@ def _annotation(item: Mapping[str, Any], mode: str) -> str:
 
     fix = item["replacement"] is not None
     level = "error" if not fix or mode == "check" else "notice"
-    where = f"file={escape(item['path'], prop=True)},line={item['line']}," \
-            f"col={item['column']},endLine={item['end_line']},endColumn={item['end_column']}"
+    if "file_line" in item:  # a notebook: the line of the cell's source in the file
+        where = f"file={escape(item['path'], prop=True)},line={item['file_line']}"
+    else:
+        where = f"file={escape(item['path'], prop=True)},line={item['line']}," \
+                f"col={item['column']},endLine={item['end_line']}," \
+                f"endColumn={item['end_column']}"
     title = escape(f"targetlang {item['code']}", prop=True)
-    cell = f"cell {item['cell']}: " if item.get("cell") else ""
+    cell = f"cell {item['cell']}:{item['line']}:{item['column']}: " if item.get("cell") else ""
     message = item["message"] + (f" -> {item['replacement']}" if fix else "")
     return f"::{level} {where},title={title}::{escape(cell + message)}"
 
@@ -156,8 +164,11 @@ def sarif(items: list[dict[str, Any]]) -> dict[str, Any]:
     index = {code: number for number, code in enumerate(used)}
     results = []
     for item in items:
-        region: dict[str, Any] = {"startLine": item["line"], "startColumn": item["column"],
-                                  "endLine": item["end_line"], "endColumn": item["end_column"]}
+        if "file_line" in item:  # a notebook: the line of the cell's source in the file
+            region: dict[str, Any] = {"startLine": item["file_line"]}
+        else:
+            region = {"startLine": item["line"], "startColumn": item["column"],
+                      "endLine": item["end_line"], "endColumn": item["end_column"]}
         location = {"physicalLocation": {"artifactLocation": {"uri": _uri(item["path"])},
                                          "region": region}}
         result: dict[str, Any] = {"ruleId": item["code"], "message": {"text": item["message"]},
@@ -166,7 +177,8 @@ def sarif(items: list[dict[str, Any]]) -> dict[str, Any]:
             result["ruleIndex"] = index[item["code"]]
             result["level"] = _level(CODES[item["code"]].level)
         if item.get("cell"):
-            result["properties"] = {"cell": item["cell"]}
+            result["properties"] = {"cell": item["cell"], "cellLine": item["line"],
+                                    "cellColumn": item["column"]}
         if item["replacement"] is not None:
             result["fixes"] = [{"description": {"text": "the upgrade's rewrite"},
                                 "artifactChanges": [{

@@ -58,6 +58,8 @@ class FileResult:
     failed: bool = False
     #: the file's bytes after the upgrade (its own when nothing changed)
     data: bytes = b""
+    #: a notebook's cells: each cell's number -> the file line of each of its lines
+    cell_lines: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -103,6 +105,7 @@ def upgrade_text(text: str, *, path: str, file_type: str, options: Options) -> F
     result.findings = outcome.findings
     result.reported = outcome.reported
     result.suppressed = outcome.suppressed
+    result.cell_lines = outcome.cell_lines
     if result.changed:
         # a change is the sum of its sites: a suppressed file type's invariant guard
         result.changes = [c for c in result.changes if c.old != c.new or c.kind == "bridged"]

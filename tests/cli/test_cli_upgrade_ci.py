@@ -267,3 +267,26 @@ def test_bad_input_never_ends_the_run(tmp_path: Path) -> None:
     for name in ("f.toml", "i.rst", "j.sh", "k.md", "z.py"):
         assert f"would rewrite {tmp_path / name}" in err, name
     assert "k.md:9:1: TL004" in err
+
+
+def test_a_notebook_site_in_sarif_and_annotations_points_at_its_line_in_the_file(
+        tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# x\n"]},
+                          {"cell_type": "code", "metadata": {}, "outputs": [],
+                           "execution_count": None,
+                           "source": ["import tvm\n", f"x = '{LEGACY}'\n", "tvm.device(x)\n",
+                                      "tvm.target.Target(x)\n"]}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    text = json.dumps(notebook, indent=1)
+    write(tmp_path, {"n.ipynb": text})
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "x = " in row)
+    _, out, _ = cli("upgrade", "--format", "sarif", ".", cwd=tmp_path)
+    log = json.loads(out)
+    jsonschema.validate(log, json.loads((TESTS / "data" / "sarif" /
+                                         "sarif-schema-2.1.0.json").read_text()))
+    (result,) = log["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": line}
+    assert result["properties"] == {"cell": 2, "cellLine": 2, "cellColumn": 5}
+    _, out, _ = cli("upgrade", "--format", "github", ".", cwd=tmp_path)
+    assert f"file=n.ipynb,line={line}," in out and "cell 2:2:5" in out

@@ -72,6 +72,8 @@ class Outcome:
     invalid: Finding | None = None
     #: sites a comment or the configuration suppressed
     suppressed: int = 0
+    #: a notebook's cells: each cell's number -> the file line of each of its lines (from 1)
+    cell_lines: dict[int, list[int]] = field(default_factory=dict)
 
     def report(self, finding: Finding, site: str, quiet: Quiet | None = None) -> None:
         """A place that needs a person, counted under its class of site (unless ``quiet``

@@ -192,6 +192,11 @@ def handle(text: str, path: str, options: Options) -> Outcome:
     for index, cell_edits in by_cell.items():
         if cell_edits:
             outcome.edits += _source_edits(cells[index], cell_edits, text, ascii_only)
+    file_lines = Lines(text)
+    for cell in cells:  # where each line of a cell sits in the file (SARIF, annotations)
+        lines = [file_lines.position(s.start)[0] for s in cell.strings
+                 for _ in range(max(1, s.value.count("\n") + (not s.value.endswith("\n"))))]
+        outcome.cell_lines[cell.number] = lines or [file_lines.position(cell.source.start)[0]]
     for rewrite in result.rewrites:
         index = _cell_of_line(line_bases, rewrite.line)
         outcome.changes.append(Change(rewrite.line - line_bases[index], rewrite.column,
