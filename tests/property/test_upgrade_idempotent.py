@@ -11,6 +11,7 @@ from conftest import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from targetlang.migration._upgrade.codes import CODES
 from targetlang.upgrade import FILE_TYPES, Options, file_type, upgrade_text
 
 MODES = {"default": Options(), "runtime": Options(runtime=True), "full": Options(full=True),
@@ -23,6 +24,9 @@ CORPUS = sorted(p for p in (TESTS / "data" / "upgrade").rglob("*")
 def twice(text: str, kind: str, options: Options) -> tuple[str, str]:
     once = upgrade_text(text, path="f", file_type=kind, options=options)
     again = upgrade_text(once.text, path="f", file_type=kind, options=options)
+    # every site carries a documented code, whatever the file type
+    assert all(f.code in CODES for f in once.findings + again.findings), once.findings
+    assert all(c.code in CODES for c in once.changes), once.changes
     return once.text, again.text
 
 
