@@ -240,6 +240,7 @@ def test_bad_input_never_ends_the_run(tmp_path: Path) -> None:
         "f.toml": '[[array.of.tables]]\nname = "x"\n[[array.of.tables]]\n'
                   f'target = "{LEGACY}"\n',
         "g.ipynb": '{"cells": 1}', "h.py": "(" * 500 + ")" * 500,
+        "l.toml": "a = " + "[" * 5000 + "]" * 5000 + "\n",
         "i.rst": f"Text.\n\n>>> import tvm\n>>> tvm.target.Target('{LEGACY}')\n",
         "j.sh": f'X=$(python x.py --target "{LEGACY}")\n',
         "k.md": f"Text:\n\n```\nimport tvm\nt = tvm.target.Target('{LEGACY}')\n```\n\n"
@@ -261,7 +262,8 @@ def test_bad_input_never_ends_the_run(tmp_path: Path) -> None:
     assert "fifo.py: not a regular file (a FIFO)" in err and "sock.py: not a regular" in err
     if os.geteuid() != 0:
         assert "locked: cannot be listed" in err
-    for name in ("c.yaml", "d.yaml", "e.yaml", "g.ipynb"):
+    assert "TL005" not in err
+    for name in ("c.yaml", "d.yaml", "e.yaml", "g.ipynb", "l.toml"):
         assert f"{name}:" in err and "TL001" in err, name
     assert "b_deep.json" in err  # a deep value: checked, would be rewritten
     for name in ("f.toml", "i.rst", "j.sh", "k.md", "z.py"):

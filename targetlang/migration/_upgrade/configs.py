@@ -285,6 +285,12 @@ def handle_toml(text: str, path: str, options: Options) -> Outcome:
             line, column = (int(where[1]), int(where[2]) - 1) if where else (1, 0)
             outcome.invalid = Finding(path, line, column, f"not TOML: {error}", "TL001")
             return outcome
+        except (RecursionError, MemoryError):
+            # valid TOML perhaps, but deeper than the reader that would check it goes: the
+            # file is left as it is, and said so
+            outcome.invalid = Finding(path, 1, 0, "not readable as TOML here: nested deeper "
+                                                  "than Python's TOML reader goes", "TL001")
+            return outcome
     quiet = options.quiet(comment_lines(text))
     _sites(text, path, options, _toml_scalars(text), toml_literal, outcome, quiet)
     if loads is not None:
