@@ -18,6 +18,7 @@ Anything else (two candidate bindings, a name bound nowhere) is not resolved.
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypeVar
@@ -68,6 +69,9 @@ class Scopes:
         self._redirect: dict[ast.AST, dict[str, ast.AST]] = {}
         #: every node of the module by its type, in source order: one walk serves all readers
         self.nodes: dict[type[ast.AST], list[ast.AST]] = {}
+        self._slots: dict[int, tuple[int, str, int]] | None = None
+        self._seen_holders: set[int] = set()
+        self._orders: dict[int, tuple[list[tuple[int, int]], list[Binding]]] = {}
         self._walk(tree, tree)
 
     def of(self, kind: type[_Node]) -> list[_Node]:
@@ -263,38 +267,59 @@ class Scopes:
             return bindings[0]
         return self._dominating(read, bindings)
 
+    def _slot(self, statement: ast.AST) -> tuple[int, str, int] | None:
+        """(holder id, field, index) of a statement in the block that holds it."""
+        if self._slots is None:
+            self._slots = {}
+            for holder in self.parent.values():
+                if id(holder) in self._seen_holders:
+                    continue
+                self._seen_holders.add(id(holder))
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    block = getattr(holder, field, None)
+                    if isinstance(block, list):
+                        for index, child in enumerate(block):
+                            self._slots[id(child)] = (id(holder), field, index)
+        return self._slots.get(id(statement))
+
     def _dominates(self, statement: ast.AST, read: ast.AST) -> bool:
         """Whether ``statement`` runs, in the same block, before the statement holding
         ``read`` (or one holding it) — so every path to ``read`` passes it."""
-        holder = self.parent.get(statement)
-        if holder is None:
+        slot = self._slot(statement)
+        if slot is None:
             return False
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(holder, field, None)
-            if isinstance(block, list) and statement in block:
-                index = block.index(statement)
-                later = set(block[index + 1:])
-                node: ast.AST = read
-                while node in self.parent:
-                    if node in later:
-                        return True
-                    node = self.parent[node]
-                return False
+        holder, field, index = slot
+        node: ast.AST = read
+        while node in self.parent:
+            other = self._slot(node)
+            if other is not None and other[0] == holder and other[1] == field:
+                return other[2] > index
+            node = self.parent[node]
         return False
+
+    def _ordered(self, bindings: list[Binding]) -> tuple[list[tuple[int, int]], list[Binding]]:
+        """The bindings of one name in one scope by where they take effect (cached)."""
+        key = id(bindings)
+        found = self._orders.get(key)
+        if found is None or len(found[1]) != len(bindings):
+            ordered = sorted(bindings, key=_position)
+            found = ([_position(b) for b in ordered], ordered)
+            self._orders[key] = found
+        return found
 
     def _dominating(self, read: ast.Name, bindings: list[Binding]) -> Binding | None:
         position = (read.lineno, read.col_offset)
-        before = [b for b in bindings if _position(b) < position]
-        after = [b for b in bindings if _position(b) >= position]
+        positions, ordered = self._ordered(bindings)
+        split = bisect.bisect_left(positions, position)
         candidate: Binding | None = None
-        if before:
-            candidate = max(before, key=_position)
+        if split:
+            candidate = ordered[split - 1]
         elif len(bindings) == 1 and bindings[0].parameter is not None:
             return bindings[0]
         if candidate is None:
             return None
         if candidate.parameter is not None:
-            if len(before) > 1:  # a parameter holds from the start of the function
+            if split > 1:  # a parameter holds from the start of the function
                 return None
         elif candidate.iterable is not None:
             loop = self.parent.get(candidate.node)
@@ -306,9 +331,12 @@ class Scopes:
                 return None  # after the block: dominated only when also bound before it
         elif not self._dominates(self.statement(candidate.node), read):
             return None
-        loops = [a for a in self.ancestors(read) if isinstance(a, _LOOPS)]
-        for later in after:
-            if any(loop in set(self.ancestors(later.node)) for loop in loops):
+        # a binding later in a loop that holds the read reaches it on the next round
+        # (one after the read and before the loop's end is inside the loop)
+        later = split
+        for loop in (a for a in self.ancestors(read) if isinstance(a, _LOOPS)):
+            end = (getattr(loop, "end_lineno", 0) or 0, getattr(loop, "end_col_offset", 0) or 0)
+            if later < len(positions) and positions[later] <= end:
                 return None
         return candidate
 

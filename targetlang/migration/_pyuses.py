@@ -123,6 +123,10 @@ class Flow:
         self._reads: dict[str, list[ast.Name]] | None = None
         self._bound_to: dict[int, list[Binding]] | None = None
         self._scope_of_binding: dict[int, ast.AST] = {}
+        self._read_index: dict[str, tuple[dict[int, list[ast.Name]],
+                                          dict[int, list[ast.Name]]]] = {}
+        self._augmented: dict[str, list[ast.AugAssign]] | None = None
+        self._attributes: dict[str, list[ast.Attribute]] | None = None
 
     # ---- indexes -------------------------------------------------------------------------
 
@@ -147,22 +151,26 @@ class Flow:
         return self._bound_to.get(id(node), [])
 
     def binding_reads(self, binding: Binding) -> list[ast.Name]:
-        """Every read of ``binding``'s name that may see it."""
+        """Every read of ``binding``'s name that may see it: those resolved to it, and those
+        resolved to no one binding in its scope (one pass over the name's reads, kept)."""
         self.bindings_of_value(binding.node)  # type: ignore[arg-type]  # builds the index
         scope = self._scope_of_binding.get(id(binding))
-        if scope is None:
-            for owner, names in self.scopes.bindings.items():
-                if any(b is binding for b in names.get(binding.name, [])):
-                    scope = self._scope_of_binding[id(binding)] = owner
-                    break
-        found = []
-        for read in self.reads_of(binding.name):
-            where = self.scopes.lookup(binding.name, read)
-            if where is None or where[0] is not scope:
-                continue
-            resolved = self.scopes.resolve(read)
-            if resolved is None or resolved is binding:
-                found.append(read)
+        if binding.name not in self._read_index:
+            resolved_to: dict[int, list[ast.Name]] = {}
+            unresolved: dict[int, list[ast.Name]] = {}
+            for read in self.reads_of(binding.name):
+                where = self.scopes.lookup(binding.name, read)
+                if where is None:
+                    continue
+                resolved = self.scopes.resolve(read)
+                if resolved is None:
+                    unresolved.setdefault(id(where[0]), []).append(read)
+                else:
+                    resolved_to.setdefault(id(resolved), []).append(read)
+            self._read_index[binding.name] = (resolved_to, unresolved)
+        resolved_to, unresolved = self._read_index[binding.name]
+        found = resolved_to.get(id(binding), []) + unresolved.get(id(scope), [])
+        found.sort(key=lambda read: (read.lineno, read.col_offset))
         return found
 
     # ---- following ----------------------------------------------------------------------
@@ -188,7 +196,12 @@ class Flow:
         if scope is self.scopes.tree and not binding.name.startswith("_"):
             for use in self.outside.exported(binding.name):
                 out.append(use)
-        for node in self.scopes.of(ast.AugAssign):
+        if self._augmented is None:
+            self._augmented = {}
+            for node in self.scopes.of(ast.AugAssign):
+                if isinstance(node.target, ast.Name):
+                    self._augmented.setdefault(node.target.id, []).append(node)
+        for node in self._augmented.get(binding.name, []):
             target = node.target
             if isinstance(target, ast.Name) and target.id == binding.name and \
                     self.scopes.lookup(target.id, target) is not None and \
@@ -463,7 +476,11 @@ class Flow:
         if dest is None:
             self._add(out, "unknown", "an argparse option", call, derived)
             return
-        for attribute in self.scopes.of(ast.Attribute):
+        if self._attributes is None:
+            self._attributes = {}
+            for node in self.scopes.of(ast.Attribute):
+                self._attributes.setdefault(node.attr, []).append(node)
+        for attribute in self._attributes.get(dest, []):
             if attribute.attr == dest and isinstance(attribute.ctx, ast.Load) and \
                     not (self.callee(attribute) or "").startswith("tvm"):
                 self._next(attribute, out, depth, seen, container, derived)
