@@ -36,9 +36,14 @@ SCHEMA = REPO / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"
 
 
 def targetlang(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A run of this checkout's command line; its output as text, line endings kept (a
+    diff of a file with CRLF lines must keep them for git apply)."""
     env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    return subprocess.run([sys.executable, "-m", "targetlang", *argv], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=3600, check=False)
+    done = subprocess.run([sys.executable, "-m", "targetlang", *argv], cwd=cwd, env=env,
+                          capture_output=True, timeout=3600, check=False)
+    return subprocess.CompletedProcess(done.args, done.returncode,
+                                       done.stdout.decode("utf-8", "surrogateescape"),
+                                       done.stderr.decode("utf-8", "surrogateescape"))
 
 
 def git(*argv: str, cwd: Path) -> str:
@@ -56,7 +61,7 @@ def one(name: str, spec: str, extra: list[str]) -> dict[str, object]:
         git("commit", "-qm", "before", "--no-verify", cwd=tree)
         diff = targetlang("upgrade", *extra, ".", cwd=tree)
         patch = Path(work) / "upgrade.diff"
-        patch.write_text(diff.stdout, encoding="utf-8")
+        patch.write_bytes(diff.stdout.encode("utf-8", "surrogateescape"))
         applied = subprocess.run(["git", "apply", "--allow-empty", "--whitespace=nowarn",
                                   str(patch)], cwd=tree, capture_output=True, text=True)
         changed = len(git("diff", "--name-only", cwd=tree).split())
