@@ -12,6 +12,7 @@ the ratio less so.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -44,12 +45,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     pyupgrade = shutil.which("pyupgrade")
-    beside = Path(sys.executable).parent / "targetlang"  # this interpreter's install first
-    targetlang = str(beside) if beside.exists() else shutil.which("targetlang") or "targetlang"
+    # this checkout's targetlang, started as the console script starts it
+    os.environ["PYTHONPATH"] = f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    targetlang = [sys.executable, "-m", "targetlang"]
     python = [str(p) for p, kind in walk([str(args.tree)]) if kind == "python"]
-    upgrade = best([targetlang, "upgrade", "--jobs", "1", str(args.tree)], args.repeat)
-    upgrade2 = best([targetlang, "upgrade", "--jobs", "2", str(args.tree)], args.repeat)
-    migrate = best([targetlang, "migrate", "--py", "--jobs", "1", *python], args.repeat)
+    upgrade = best([*targetlang, "upgrade", "--jobs", "1", str(args.tree)], args.repeat)
+    upgrade2 = best([*targetlang, "upgrade", "--jobs", "2", str(args.tree)], args.repeat)
+    migrate = best([*targetlang, "migrate", "--py", "--jobs", "1", *python], args.repeat)
     print(f"{len(python)} .py files under {args.tree}")
     print(f"targetlang upgrade --jobs 1 TREE (all file types): {upgrade:.2f} s")
     print(f"targetlang upgrade --jobs 2 TREE (all file types): {upgrade2:.2f} s")

@@ -63,36 +63,56 @@ class Scopes:
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
-        self.parent: dict[ast.AST, ast.AST] = {}
-        self.scope_of: dict[ast.AST, ast.AST] = {}
-        self.bindings: dict[ast.AST, dict[str, list[Binding]]] = {}
+        self._parent: dict[ast.AST, ast.AST] = {}
+        self._scope_of: dict[ast.AST, ast.AST] = {}
+        self._bindings: dict[ast.AST, dict[str, list[Binding]]] = {}
         self._redirect: dict[ast.AST, dict[str, ast.AST]] = {}
+        self._complete = False
         #: every node of the module by its type, in source order: one walk serves all readers
-        self.nodes: dict[type[ast.AST], list[ast.AST]] = {}
+        self.nodes = _nodes_by_type(tree)
         self._slots: dict[int, tuple[int, str, int]] | None = None
         self._seen_holders: set[int] = set()
         self._orders: dict[int, tuple[list[tuple[int, int]], list[Binding]]] = {}
-        self._walk(tree, tree)
 
     def of(self, kind: type[_Node]) -> list[_Node]:
         """Every node of type ``kind`` (exactly) in the module, in source order."""
         return self.nodes.get(kind, [])  # type: ignore[return-value]
 
+    # Parents, scopes and bindings cost a second walk, made on first use: most modules that
+    # name tvm hold no site, and are done with the nodes by type alone.
+
+    @property
+    def parent(self) -> dict[ast.AST, ast.AST]:
+        if not self._complete:
+            self._completed()
+        return self._parent
+
+    @property
+    def scope_of(self) -> dict[ast.AST, ast.AST]:
+        if not self._complete:
+            self._completed()
+        return self._scope_of
+
+    @property
+    def bindings(self) -> dict[ast.AST, dict[str, list[Binding]]]:
+        if not self._complete:
+            self._completed()
+        return self._bindings
+
+    def _completed(self) -> None:
+        self._complete = True
+        self._walk(self.tree, self.tree)
+
     # ---- building ----------------------------------------------------------------------------
 
     def _walk(self, node: ast.AST, scope: ast.AST) -> None:
         stack: list[tuple[ast.AST, ast.AST]] = [(node, scope)]
-        parent, scope_of, nodes = self.parent, self.scope_of, self.nodes
-        # locals for speed: this loop sees every node of every file
+        parent, scope_of = self._parent, self._scope_of
+        # locals for speed: this loop sees every node of every file with a site
         AST, Name, Load, Constant = ast.AST, ast.Name, ast.Load, ast.Constant  # noqa: N806
         while stack:
             current, owner = stack.pop()
             kind = type(current)
-            found = nodes.get(kind)
-            if found is None:
-                nodes[kind] = [current]
-            else:
-                found.append(current)
             if kind is Name:  # most nodes: no children but their context
                 scope_of[current] = owner
                 if type(current.ctx) is not Load:  # type: ignore[attr-defined]
@@ -130,7 +150,7 @@ class Scopes:
             stack.extend(reversed(children))
 
     def _enter(self, scope: ast.AST) -> None:
-        self.bindings.setdefault(scope, {})
+        self._bindings.setdefault(scope, {})
         if isinstance(scope, _FUNCTIONS):
             arguments = scope.args
             positional = [*arguments.posonlyargs, *arguments.args]
@@ -161,13 +181,13 @@ class Scopes:
 
     def _add(self, scope: ast.AST, binding: Binding) -> None:
         target = self._redirect.get(scope, {}).get(binding.name, scope)
-        self.bindings.setdefault(target, {}).setdefault(binding.name, []).append(binding)
+        self._bindings.setdefault(target, {}).setdefault(binding.name, []).append(binding)
 
     def _bind(self, node: ast.AST, owner: ast.AST) -> None:
         if type(node) is ast.Name:
             if isinstance(node.ctx, ast.Load):
                 return
-            parent = self.parent.get(node)
+            parent = self._parent.get(node)
             if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.target is node:
                 return
             if not isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and not (
@@ -197,7 +217,7 @@ class Scopes:
             scope = owner
             while isinstance(scope, (ast.ListComp, ast.SetComp, ast.DictComp,
                                      ast.GeneratorExp)):
-                scope = self.scope_of.get(scope, self.tree)
+                scope = self._scope_of.get(scope, self.tree)
             self._add(scope, Binding(node.target.id, node.target, value=node.value,
                                      at=_end(node)))
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -214,15 +234,15 @@ class Scopes:
 
     def _in_assign(self, node: ast.AST) -> bool:
         while isinstance(node, (ast.Tuple, ast.List, ast.Starred)):
-            node = self.parent.get(node, node)
+            node = self._parent.get(node, node)
             if isinstance(node, ast.Assign):
                 return True
         return False
 
     def _enclosing_binder(self, scope: ast.AST, name: str) -> ast.AST:
-        current = self.scope_of.get(scope, self.tree)
+        current = self._scope_of.get(scope, self.tree)
         while current is not self.tree and not isinstance(current, _FUNCTIONS):
-            current = self.scope_of.get(current, self.tree)
+            current = self._scope_of.get(current, self.tree)
         return current
 
     # ---- reading -----------------------------------------------------------------------------
@@ -339,6 +359,32 @@ class Scopes:
             if later < len(positions) and positions[later] <= end:
                 return None
         return candidate
+
+
+def _nodes_by_type(tree: ast.AST) -> dict[type[ast.AST], list[ast.AST]]:
+    """Every node of ``tree`` by its type, in source order (no recursion)."""
+    nodes: dict[type[ast.AST], list[ast.AST]] = {}
+    stack: list[ast.AST] = [tree]
+    AST = ast.AST  # noqa: N806 - a local: this loop sees every node of every file
+    fields_of = _CHILD_FIELDS
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        found = nodes.get(kind)
+        if found is None:
+            nodes[kind] = [current]
+        else:
+            found.append(current)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        for name in reversed(fields):
+            value = getattr(current, name, None)
+            if type(value) is list:
+                stack.extend(item for item in reversed(value) if isinstance(item, AST))
+            elif isinstance(value, AST):
+                stack.append(value)
+    return nodes
 
 
 def _end(node: ast.AST) -> tuple[int, int]:

@@ -19,8 +19,16 @@ from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
 from ._pyflow import Binding, Scopes
-from ._pyuses import OTHER_CODES, Flow, Outside, Use, argparse_dest
-from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value, json_text, minimal
+from ._pyuses import DEVICE_CALLS, OTHER_CODES, Flow, Outside, Use, argparse_dest
+from ._sites import (
+    NeedsPerson,
+    NotATarget,
+    Rewritten,
+    Unchanged,
+    convert_value,
+    json_text,
+    minimal,
+)
 from ._upgrade.suppress import Quiet, python_comment_lines
 from .targets import LEGACY_DIALECT, MigrationWarning, migrate
 
@@ -279,6 +287,8 @@ def target_positions(name: str) -> Mapping[int, str]:
 
 def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
     """The (role, expression) of each argument of a call into ``tvm`` that is a target."""
+    if name in DEVICE_CALLS:
+        return []  # a parameter named target that reads a device name (runtime.enabled)
     positions = _build_positions(call) if name == "tvm.build" else target_positions(name)
     found = [(positions[i], arg) for i, arg in enumerate(call.args) if i in positions]
     keywords = TARGET_KEYWORDS | ({"host"} if name in HOST_KEYWORD else set())
@@ -477,6 +487,19 @@ class Engine:
         if name.startswith("tvm."):
             for role, node in target_arguments(call, name):
                 self._site(call, name, role, node)
+            if name in DEVICE_CALLS and name.endswith("enabled") and call.args:
+                self._enabled(call, name)
+
+    def _enabled(self, call: ast.Call, name: str) -> None:
+        """``tvm.runtime.enabled(x)`` with a legacy text: no release from 0.24 reads it."""
+        for literal, _ in self.value(call.args[0]).literals:
+            answer = convert_value(str(literal.value), target_dialect=self.dialect,
+                                   environment=self.environment)
+            if isinstance(answer, (Rewritten, NeedsPerson)):
+                self.finding(call, f"{name}({literal.value!r}): {self.dialect} reads a bare kind "
+                                   "name there and builds a Target from other text, which fails "
+                                   "for legacy text: pass the kind name", "TL504")
+                return
 
     def _site(self, call: ast.Call, name: str, role: str, node: ast.expr) -> None:
         value = self.value(node)
@@ -1118,14 +1141,21 @@ class Engine:
         table = property_table(self.dialect)
         if not table:
             return
+        # a Target comes from a call or an annotation that names one (Target, a helper of
+        # tvm.target, targetlang.compat): without those words no value is known to be one
+        can_be_known = "arget" in self.text or bool(self.compat_names)
+        methods: set[int] | None = None
         for node in self.scopes.of(ast.Attribute):
             rule = table.get(node.attr)
             if rule is None or not isinstance(node.ctx, ast.Load):
                 continue
-            parent = self.scopes.parent.get(node)
-            if isinstance(parent, ast.Call) and parent.func is node:
+            if not can_be_known and not _looks_like_target(node.value):
+                continue
+            if methods is None:
+                methods = {id(call.func) for call in self.scopes.of(ast.Call)}
+            if id(node) in methods:
                 continue  # a method of something else
-            known = self.is_target(node.value)
+            known = can_be_known and self.is_target(node.value)
             new = _property_read(rule)
             if known and new is not None:
                 if not self.suppressed(node, "TL103"):
@@ -1194,8 +1224,11 @@ class Engine:
                                    environment=self.environment)
             if isinstance(answer, (Unchanged, NotATarget)):
                 continue
-            if any(use.kind == "bridge" for use in self.flow.uses(node)):
+            uses = self.flow.uses(node)
+            if any(use.kind == "bridge" for use in uses):
                 continue  # targetlang.compat reads it as TVM 0.21 did
+            if uses and all(use.kind == "device" for use in uses):
+                continue  # a device name (tvm.runtime.enabled reads the first word itself)
             self.finding(node, f"{node.value!r} is a legacy target string whose use here is not "
                                f"known to be a target (a constant, an expected value, a "
                                f"message): not rewritten; where it reaches a target, give it "

@@ -37,7 +37,10 @@ def test_same_output_or_byte_for_byte_and_reported(name: str, mode: str) -> None
     assert result.text == recorded["upgraded"], "re-record: scripts/record_upgrade_behaviour.py"
     assert [f.code for f in result.findings] == recorded["codes"]
     assert entry["tvm-0.21"]["status"] == 0  # a working program
-    if result.changed:
+    if result.changed and recorded["tvm-0.27"] != entry["tvm-0.21"]:
+        # only where the program relies on an API TVM 0.24 changed, and the upgrade says so
+        assert any(code.startswith("TL5") for code in recorded["codes"])
+    elif result.changed:
         assert recorded["tvm-0.27"] == entry["tvm-0.21"]
     else:
         assert result.text == source and result.findings  # left as it was, and said so
@@ -46,11 +49,16 @@ def test_same_output_or_byte_for_byte_and_reported(name: str, mode: str) -> None
 
 
 def test_the_counts() -> None:
-    """28 programs: 15 upgraded and 13 left and reported by default; all 28 upgraded (their
-    mixed uses bridged) with --runtime."""
-    counts = {mode: sum(1 for e in RECORD["programs"].values() if e[mode]["tvm-0.27"])
-              for mode in MODES}
-    assert len(RECORD["programs"]) == 28 and counts == {"default": 15, "runtime": 28}
+    """29 programs. By default: 15 upgraded with the same output, 14 left byte for byte and
+    reported. With --runtime: 28 upgraded with the same output (their mixed uses bridged),
+    1 upgraded and reported (it calls tvm.runtime.enabled with a legacy text, which no
+    release from 0.24 reads: TL504)."""
+    same = {mode: sum(1 for e in RECORD["programs"].values()
+                      if e[mode]["tvm-0.27"] == e["tvm-0.21"]) for mode in MODES}
+    left = {mode: sum(1 for e in RECORD["programs"].values() if e[mode]["tvm-0.27"] is None)
+            for mode in MODES}
+    assert len(RECORD["programs"]) == 29
+    assert same == {"default": 15, "runtime": 28} and left == {"default": 14, "runtime": 0}
 
 
 @pytest.mark.oracle

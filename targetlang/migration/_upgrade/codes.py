@@ -154,6 +154,11 @@ _ALL = [
     Code("TL503", "removed-property", "a Target property TVM 0.24 removed, read from a value "
          "that only looks like a Target, or one that TVM 0.21 computed",
          "read target.attrs (or compute it from target.kind and target.attrs)"),
+    Code("TL504", "runtime-enabled", "tvm.runtime.enabled (or tvm.testing.device_enabled) "
+         "given a legacy target text: TVM 0.24+ reads a bare kind name there and builds a "
+         "Target from any other text, which fails for legacy text (and refuses JSON text)",
+         "pass the kind name (tvm.runtime.enabled(\"llvm\")), or check what the target needs "
+         "another way"),
     Code("TL601", "unknown-role", "a legacy target string in Python that is not known to "
          "reach a target (a constant, an expected value, a message)",
          "if it is a target, write it as JSON text (`targetlang migrate`); if it is text "
