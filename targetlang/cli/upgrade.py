@@ -310,10 +310,15 @@ def _work(task: Task) -> Any:
     from ..migration.upgrade import upgrade_file  # on first use
 
     try:
-        return upgrade_file(task.path, file_type=task.kind, write=task.write,
-                            options=task.options, shown=task.shown)
+        result = upgrade_file(task.path, file_type=task.kind, write=task.write,
+                              options=task.options, shown=task.shown)
     except OSError as error:  # cannot read or write it: reported, the others go on
         return task.path, error.strerror or str(error)
+    # what goes back to the parent (pickled, with --jobs): the texts of changed files only
+    result.data = b""
+    if not result.changed:
+        result.original = result.text = ""
+    return result
 
 
 def _quiet_worker() -> None:
