@@ -679,8 +679,9 @@ def _yaml_reader() -> Any:
 
 def _yaml_load(yaml: Any, text: str) -> Any:
     """Every document of a YAML text (a ``ValueError`` where PyYAML cannot construct it)."""
+    loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader  # libyaml where built
     try:
-        return list(yaml.safe_load_all(text))
+        return list(yaml.load_all(text, Loader=loader))
     except yaml.YAMLError as error:
         raise ValueError(str(error)) from error
 
