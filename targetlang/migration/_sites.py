@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 import json
 import warnings
-from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .._memo import ORDINARY_CHARS
