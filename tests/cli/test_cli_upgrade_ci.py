@@ -292,3 +292,27 @@ def test_a_notebook_site_in_sarif_and_annotations_points_at_its_line_in_the_file
     assert result["properties"] == {"cell": 2, "cellLine": 2, "cellColumn": 5}
     _, out, _ = cli("upgrade", "--format", "github", ".", cwd=tmp_path)
     assert f"file=n.ipynb,line={line}," in out and "cell 2:2:5" in out
+
+
+def test_the_documented_ci_steps_go_green_once_a_project_is_upgraded_and_configured(
+        tmp_path: Path) -> None:
+    yaml = pytest.importorskip("yaml")
+    page = (REPO / "docs" / "upgrade.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in page.split("```yaml\n")[1:]]
+    workflow = yaml.safe_load(next(b for b in blocks if "runs-on" in b))
+    hooks = yaml.safe_load(next(b for b in blocks if "repos:" in b))
+    assert hooks["repos"][0]["hooks"] == [{"id": "targetlang-upgrade"}]
+    step = workflow["jobs"]["upgrade"]["steps"][-1]["run"].split()
+    assert step[:3] == ["targetlang", "upgrade", "--check"] and step[-1] == "."
+    write(tmp_path, {**PROJECT, "d.py": MIXED.format(c="")})
+    assert cli(*step[1:], cwd=tmp_path)[0] == 1  # before: work to do
+    cli("upgrade", "--write", ".", cwd=tmp_path)
+    code, out, _ = cli(*step[1:], cwd=tmp_path)
+    assert code == 1 and "TL301" in out and "TL501" in out  # what a person looked at
+    write(tmp_path, {"pyproject.toml": '[tool.targetlang.per-file-ignores]\n'
+                                       '"a.py" = ["TL301"]\n"d.py" = ["TL3"]\n'
+                                       '"c.sh" = ["TL501"]\n'})
+    assert cli(*step[1:], cwd=tmp_path)[:2] == (0, "")
+    hook = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0]
+    files = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert cli(*hook["entry"].split()[1:], *files, cwd=tmp_path)[0] == 0  # as pre-commit runs it
