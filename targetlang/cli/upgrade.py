@@ -158,8 +158,9 @@ class Planner:
     """What each file is upgraded with: the command line over its configuration."""
 
     def __init__(self, args: argparse.Namespace, io: Io) -> None:
-        from ..migration._upgrade.settings import Globs, load  # on first use
+        from ..migration._upgrade.settings import Globs, load, nearest  # on first use
 
+        nearest.cache_clear()  # a run reads the configuration as it is now
         self.args = args
         self.environment = io.environment(args)
         self.fixed = None
