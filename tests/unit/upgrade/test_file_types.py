@@ -378,3 +378,44 @@ def test_json_text_means_what_tvm_0_21_read_of_it() -> None:
     value = '{"kind": "llvm", "mcpu": "a\\u0000b"}'
     assert convert_value(value, target_dialect="tvm-0.27") == \
         Rewritten({"kind": "llvm", "mcpu": "a"})
+
+
+# ---- documentation blocks without a language, and suppressions of whole blocks -------------
+
+def test_blocks_without_a_language_are_read_as_what_they_are() -> None:
+    text = ("Indented:\n\n    t = tvm.target.Target('cuda -libs=cudnn,cublas')\n\n"
+            "Commands:\n\n```\n$ python tune.py --target 'cuda -libs=cudnn,cublas'\n```\n\n"
+            "Output:\n\n```\ncuda -keys=cuda,gpu -libs=cudnn,cublas\n```\n\n"
+            "```text\ncuda -libs=cudnn,cublas\n```\n\n"
+            "```yaml\ntarget: cuda -libs=cudnn,cublas\nexpected_str: cuda -libs=cudnn,cublas\n```\n")
+    result = run(text, "markdown", "a.md")
+    lines = result.text.splitlines()
+    assert lines[2] == f"    t = tvm.target.Target({py_dict(CUDA)})"  # no import tvm needed
+    assert lines[7] == f"$ python tune.py --target {shell.quote(new(CUDA))}"
+    assert lines[-3] == f"target: {yaml_quoted(new(CUDA))}"
+    # the output block is reported (TL603); a labelled text block is not code; the expected
+    # value under a key that names no target is reported (TL602)
+    assert [(f.code, f.line) for f in result.findings] == [("TL603", 14), ("TL602", 23)]
+
+
+def py_dict(value: str) -> str:
+    from targetlang.migration._pysites import py_literal
+
+    answer = convert_value(value, target_dialect=OPTIONS.target_dialect)
+    assert isinstance(answer, Rewritten)
+    return py_literal(answer.json)
+
+
+def test_a_comment_before_a_block_suppresses_it() -> None:
+    md = ("<!-- targetlang: ignore[TL101] -->\n```python\ntvm.target.Target('cuda -libs=cudnn,cublas')\n"
+          "```\n\n<!-- targetlang: ignore[TL501] -->\n\n```sh\ntvmc run m\n"
+          "python t.py --target 'cuda -libs=cudnn,cublas'\n```\n")
+    result = run(md, "markdown", "a.md")
+    assert result.findings == [] and result.count("rewritten") == 1 and result.suppressed == 2
+    assert "tvm.target.Target('cuda" in result.text
+    rst = (".. targetlang: ignore\n\n.. code-block:: python\n\n   "
+           "tvm.target.Target('cuda -libs=cudnn,cublas')\n\n>>> tvm.target.Target("
+           "'cuda -libs=cudnn,cublas')\n")
+    result = run(rst, "rst", "a.rst")
+    assert result.count("rewritten") == 1 and result.suppressed == 1
+    assert result.text.splitlines()[4].endswith("('cuda -libs=cudnn,cublas')")
