@@ -221,30 +221,39 @@ class Flow:
         else:
             self._value(node, out, depth + 1, seen, derived)
 
-    def _value(self, node: ast.expr, out: list[Use], depth: int, seen: set[tuple[int, bool]],
-               derived: bool) -> None:
-        """The uses of the value of ``node`` (a string)."""
-        key = (id(node), derived)
+    def _parent(self, node: ast.expr, key: tuple[int, bool], out: list[Use], depth: int,
+                seen: set[tuple[int, bool]], derived: bool) -> ast.AST | None:
+        """The parent to ask about ``node``, or None: seen already, too deep, or the top."""
         if key in seen:
-            return
+            return None
         seen.add(key)
         if depth > _MAX_DEPTH:
             self._add(out, "unknown", "code followed too far", node, derived)
-            return
-        parent = self.scopes.parent.get(node)
-        add = self._add
-        if parent is None:
-            return
+            return None
+        return self.scopes.parent.get(node)
+
+    def _call_of(self, node: ast.expr, parent: ast.AST) -> tuple[ast.Call, str | None] | None:
+        """The call ``node`` is an argument of, with its keyword (None: positional)."""
         if isinstance(parent, ast.keyword):
             call = self.scopes.parent.get(parent)
-            if isinstance(call, ast.Call):
-                self._argument(call, node, parent.arg, out, depth, seen, derived)
+            return (call, parent.arg) if isinstance(call, ast.Call) else None
+        if isinstance(parent, ast.Call) and node is not parent.func:
+            return parent, None
+        return None
+
+    def _value(self, node: ast.expr, out: list[Use], depth: int, seen: set[tuple[int, bool]],
+               derived: bool) -> None:
+        """The uses of the value of ``node`` (a string)."""
+        parent = self._parent(node, (id(node), derived), out, depth, seen, derived)
+        if parent is None:
             return
-        if isinstance(parent, ast.Call):
-            if node is parent.func:
-                add(out, "unknown", "a call", parent, derived)
-            else:
-                self._argument(parent, node, None, out, depth, seen, derived)
+        add = self._add
+        called = self._call_of(node, parent)
+        if called is not None:
+            self._argument(called[0], node, called[1], out, depth, seen, derived)
+            return
+        if isinstance(parent, (ast.keyword, ast.Call)):
+            add(out, "unknown", "a call", parent, derived)
             return
         if isinstance(parent, ast.Attribute):
             add(out, "string", f"the string method .{parent.attr}", parent, derived)
@@ -495,25 +504,16 @@ class Flow:
     def _container(self, node: ast.expr, out: list[Use], depth: int,
                    seen: set[tuple[int, bool]], derived: bool) -> None:
         """The uses of an item of the container ``node`` evaluates to."""
-        key = (id(node), not derived)  # a container and its item: different keys
-        if key in seen:
-            return
-        seen.add(key)
-        add = self._add
-        if depth > _MAX_DEPTH:
-            add(out, "unknown", "code followed too far", node, derived)
-            return
-        parent = self.scopes.parent.get(node)
+        # a container and its item: different keys
+        parent = self._parent(node, (id(node), not derived), out, depth, seen, derived)
         if parent is None:
             return
-        if isinstance(parent, ast.keyword):
-            call = self.scopes.parent.get(parent)
-            if isinstance(call, ast.Call):
-                self._container_argument(call, node, parent.arg, out, depth, seen, derived)
+        add = self._add
+        called = self._call_of(node, parent)
+        if called is not None:
+            self._container_argument(called[0], node, called[1], out, depth, seen, derived)
             return
-        if isinstance(parent, ast.Call):
-            if node is not parent.func:
-                self._container_argument(parent, node, None, out, depth, seen, derived)
+        if isinstance(parent, (ast.keyword, ast.Call)):
             return
         if isinstance(parent, ast.Attribute):
             call = self.scopes.parent.get(parent)
