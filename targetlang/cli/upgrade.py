@@ -322,10 +322,21 @@ def _work(task: Task) -> Any:
     return result
 
 
-def _quiet_worker() -> None:
+def _worker_start(parent: int) -> None:
+    """A worker leaves Ctrl-C to the parent (which stops the pool), and ends when the parent
+    is gone (killed outright, it cannot stop the pool: its workers would wait forever)."""
     import signal
+    import threading
+    import time
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops the pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)  # as if killed with the parent: a file is old or new, never torn
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _process(tasks: Sequence[Task | tuple[str, str]], jobs: int | None) -> Iterator[Any]:
@@ -344,7 +355,8 @@ def _process(tasks: Sequence[Task | tuple[str, str]], jobs: int | None) -> Itera
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files)),
                                                 mp_context=context,
-                                                initializer=_quiet_worker) as pool:
+                                                initializer=_worker_start,
+                                                initargs=(os.getpid(),)) as pool:
         try:
             done = iter(pool.map(work, files, chunksize=max(1, min(16, len(files) //
                                                                   (jobs * 4)))))

@@ -316,3 +316,26 @@ def test_the_documented_ci_steps_go_green_once_a_project_is_upgraded_and_configu
     hook = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0]
     files = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
     assert cli(*hook["entry"].split()[1:], *files, cwd=tmp_path)[0] == 0  # as pre-commit runs it
+
+
+def test_workers_end_with_a_parent_killed_outright(tmp_path: Path) -> None:
+    import signal
+    import sys
+    import time
+
+    for number in range(200):
+        write(tmp_path, {f"f{number}.py": f'import tvm\nt = tvm.target.Target("{LEGACY}")\n'
+                                         + "x = 1\n" * 3000})
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "targetlang", "upgrade", "--write",
+                             "--jobs", "2", str(tmp_path)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=env)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)  # the workers hold standard error until they are gone
+    done = subprocess.run([sys.executable, "-m", "targetlang", "upgrade", "--check",
+                           str(tmp_path)], capture_output=True, env=env, timeout=300)
+    assert done.returncode in (0, 1) and not list(tmp_path.glob("*.tmp"))
+    subprocess.run([sys.executable, "-m", "targetlang", "upgrade", "--write", str(tmp_path)],
+                   capture_output=True, env=env, timeout=300, check=True)
+    assert all("{" in p.read_text() for p in tmp_path.glob("*.py"))
