@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -311,8 +312,9 @@ def _work(task: Task) -> Any:
     from ..migration.upgrade import upgrade_file  # on first use
 
     try:
-        result = upgrade_file(task.path, file_type=task.kind, write=task.write,
-                              options=task.options, shown=task.shown)
+        with _BUSY:  # a worker whose parent is gone finishes this file first
+            result = upgrade_file(task.path, file_type=task.kind, write=task.write,
+                                  options=task.options, shown=task.shown)
     except OSError as error:  # cannot read or write it: reported, the others go on
         return task.path, error.strerror or str(error)
     # what goes back to the parent (pickled, with --jobs): the texts of changed files only
@@ -322,11 +324,14 @@ def _work(task: Task) -> Any:
     return result
 
 
+#: held while a file is upgraded (and written)
+_BUSY = threading.Lock()
+
+
 def _worker_start(parent: int) -> None:
     """A worker leaves Ctrl-C to the parent (which stops the pool), and ends when the parent
     is gone (killed outright, it cannot stop the pool: its workers would wait forever)."""
     import signal
-    import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -334,7 +339,8 @@ def _worker_start(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.2)
-        os._exit(1)  # as if killed with the parent: a file is old or new, never torn
+        _BUSY.acquire()  # the file being written is finished: no temporary file stays
+        os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
 

@@ -323,16 +323,17 @@ def test_workers_end_with_a_parent_killed_outright(tmp_path: Path) -> None:
     import sys
     import time
 
-    for number in range(200):
+    for number in range(120):
         write(tmp_path, {f"f{number}.py": f'import tvm\nt = tvm.target.Target("{LEGACY}")\n'
-                                         + "x = 1\n" * 3000})
+                                         + "x = 1\n" * 2000})
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen([sys.executable, "-m", "targetlang", "upgrade", "--write",
                              "--jobs", "2", str(tmp_path)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, env=env)
-    time.sleep(1.5)
+    time.sleep(1.0)
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=60)  # the workers hold standard error until they are gone
+    # a worker finishes the file it writes, then ends: no temporary file of its own stays
     done = subprocess.run([sys.executable, "-m", "targetlang", "upgrade", "--check",
                            str(tmp_path)], capture_output=True, env=env, timeout=300)
     assert done.returncode in (0, 1) and not list(tmp_path.glob("*.tmp"))
