@@ -632,6 +632,11 @@ class Engine:
         if isinstance(node, ast.IfExp):
             return self.value(node.body, depth + 1, direct).merge(
                 self.value(node.orelse, depth + 1, direct))
+        if isinstance(node, ast.BoolOp):  # args.target or "llvm -mcpu=x": any operand
+            found = Value()
+            for operand in node.values:
+                found = found.merge(self.value(operand, depth + 1, direct))
+            return found
         if isinstance(node, ast.Name):
             return self._name(node, depth)
         if isinstance(node, ast.Subscript):

@@ -77,6 +77,8 @@ class Use:
     kind: str
     what: str
     line: int
+    #: a neutral use that only shows the value (printed, logged, a message)
+    shown: bool = False
 
     @property
     def other(self) -> bool:
@@ -190,8 +192,8 @@ class Flow:
         return getattr(node, "lineno", 0) or getattr(self.scopes.statement(node), "lineno", 0)
 
     def _add(self, out: list[Use], kind: str, what: str, node: ast.AST,
-             derived: bool) -> None:
-        out.append(Use(kind, what, self._line(node)))
+             derived: bool, shown: bool = False) -> None:
+        out.append(Use(kind, what, self._line(node), shown))
 
     def _name_reads(self, binding: Binding, out: list[Use], depth: int, seen: set[tuple[int, bool]],
                     container: bool, derived: bool) -> None:
@@ -343,15 +345,17 @@ class Flow:
 
     def _larger(self, node: ast.expr, what: str, out: list[Use], depth: int,
                 seen: set[tuple[int, bool]]) -> None:
-        """A larger string made of the value: neutral where it is only printed or logged."""
+        """A larger string made of the value: neutral where it is only printed or logged
+        (a larger string kept, or never read, is another use)."""
         inner: list[Use] = []
         self._value(node, inner, depth + 1, seen, True)
-        if any(use.kind != "neutral" for use in inner):
-            first = next(use for use in inner if use.kind != "neutral")
-            out.append(Use("formatted", f"{what} that reaches {first.what}", self._line(node)))
-        else:
+        if inner and all(use.shown for use in inner):
             out.append(Use("neutral", f"{what} that is only printed or logged",
-                           self._line(node)))
+                           self._line(node), True))
+            return
+        other = next((use for use in inner if not use.shown), None)
+        where = f" that reaches {other.what}" if other is not None else ""
+        out.append(Use("formatted", f"{what}{where}", self._line(node)))
 
     def _argument(self, call: ast.Call, node: ast.expr, keyword: str | None, out: list[Use],
                   depth: int, seen: set[tuple[int, bool]], derived: bool) -> None:
@@ -367,7 +371,7 @@ class Flow:
             return
         if _is_logging(call.func, name) or name in _NEUTRAL_CALLS or \
                 name.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Warning")):
-            add(out, "neutral", f"{name}(...)", call, derived)
+            add(out, "neutral", f"{name}(...)", call, derived, shown=True)
             return
         if name == "str" and len(call.args) == 1:
             self._value(call, out, depth + 1, seen, derived)
@@ -619,6 +623,10 @@ class Flow:
             return
         if name == "sorted":
             add(out, "compared", "sorted(...)", call, derived)
+            return
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "join" and \
+                isinstance(call.func.value, ast.Constant):
+            self._larger(call, "str.join", out, depth, seen)  # "-".join([target, ...])
             return
         parameter = self._parameter(call, node, keyword)
         if parameter is not None:
