@@ -15,7 +15,6 @@ from .common import Io
 __all__ = ["Reporter", "list_codes", "sites"]
 
 _CELL = re.compile(r"^(.*):cell (\d+)$")
-_INFORMATION = "https://github.com/targetlang/targetlang/blob/main/docs/upgrade.md"
 
 
 def list_codes() -> str:
@@ -158,7 +157,6 @@ def sarif(items: list[dict[str, Any]]) -> dict[str, Any]:
               "shortDescription": {"text": CODES[code].meaning.split(";")[0]},
               "fullDescription": {"text": CODES[code].meaning},
               "help": {"text": CODES[code].action},
-              "helpUri": f"{_INFORMATION}#codes",
               "defaultConfiguration": {"level": _level(CODES[code].level)}}
              for code in used]
     index = {code: number for number, code in enumerate(used)}
@@ -189,7 +187,7 @@ def sarif(items: list[dict[str, Any]]) -> dict[str, Any]:
         results.append(result)
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
             "runs": [{"tool": {"driver": {"name": "targetlang", "version": __version__,
-                                          "informationUri": _INFORMATION, "rules": rules}},
+                                          "rules": rules}},
                       "columnKind": "unicodeCodePoints", "results": results}]}
 
 
