@@ -272,6 +272,14 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def unified_diff(path: str, old: str, new: str) -> str:
-    """The unified diff of a file's text ``old`` to ``new`` (every line ending kept)."""
-    return "".join(difflib.unified_diff(_LINE.findall(old), _LINE.findall(new),
-                                        fromfile=f"a/{path}", tofile=f"b/{path}"))
+    """The unified diff of a file's text ``old`` to ``new`` (every line ending kept), as
+    ``git apply`` and ``patch -p1`` take it: ``a/`` and ``b/`` before the path (no ``./``,
+    no second slash), and ``\\ No newline at end of file`` after a last line without one."""
+    shown = os.path.normpath(path).replace(os.sep, "/").lstrip("/")
+    out = []
+    for line in difflib.unified_diff(_LINE.findall(old), _LINE.findall(new),
+                                     fromfile=f"a/{shown}", tofile=f"b/{shown}"):
+        out.append(line)
+        if not line.endswith(("\n", "\r")):
+            out.append("\n\\ No newline at end of file\n")
+    return "".join(out)

@@ -30,6 +30,7 @@ from .common import (
     dialect_or_auto,
     error_json,
 )
+from .upgrade import add_upgrade_options, run
 
 MIGRATE_EPILOG = """\
 examples:
@@ -98,6 +99,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the arguments are Python files: rewrite their legacy target literals")
     m.add_argument("--write", action="store_true",
                    help="with --py: rewrite the files in place (atomically) instead of a diff")
+    py = m.add_argument_group("with --py (as targetlang upgrade)")
+    add_upgrade_options(py, modes=False, config=False)  # type: ignore[arg-type]
     m.set_defaults(handler=_migrate)
 
     logs = sub.add_parser("logs", help="AutoTVM tuning logs: stats, select, normalize",
@@ -180,15 +183,12 @@ def _migrate(args: argparse.Namespace, io: Io) -> int:
 def _migrate_scripts(args: argparse.Namespace, io: Io) -> int:
     """``--py``: ``targetlang upgrade``'s machinery on the Python files given (directories:
     their Python files, walked as ``upgrade`` walks them)."""
-    from ..migration.upgrade import Options  # on first use: kept out of start-up
-    from .upgrade import run
-
     if not args.targets:
         io.error("--py takes the Python files to migrate: targetlang migrate --py FILE...")
         return EXIT_USAGE
-    options = Options(target_dialect=args.to, environment=io.environment(args))
-    return run(args.targets, io, options=options, mode="write" if args.write else "diff",
-               only="python", summary=False)
+    args.config = None  # migrate's --config is the CompilationConfig; the nearest one is read
+    return run(args.targets, io, args=args, mode="write" if args.write else "diff",
+               only="python")
 
 
 # ---- logs ----------------------------------------------------------------------------------------

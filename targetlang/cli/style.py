@@ -12,11 +12,14 @@ _CODES = {
 
 
 def wants_colour(stream: TextIO, environ: Mapping[str, str], when: str = "auto") -> bool:
-    """``always``/``never`` as told; ``auto``: a terminal, and ``NO_COLOR`` unset or empty."""
+    """``always``/``never`` as told; ``auto``: off when ``NO_COLOR`` is set and not empty,
+    on when ``FORCE_COLOR`` is (https://force-color.org), else on a terminal."""
     if when != "auto":
         return when == "always"
     if environ.get("NO_COLOR"):
         return False
+    if environ.get("FORCE_COLOR"):
+        return True
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):

@@ -18,6 +18,7 @@ Anything else (two candidate bindings, a name bound nowhere) is not resolved.
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypeVar
@@ -62,33 +63,56 @@ class Scopes:
 
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
-        self.parent: dict[ast.AST, ast.AST] = {}
-        self.scope_of: dict[ast.AST, ast.AST] = {}
-        self.bindings: dict[ast.AST, dict[str, list[Binding]]] = {}
+        self._parent: dict[ast.AST, ast.AST] = {}
+        self._scope_of: dict[ast.AST, ast.AST] = {}
+        self._bindings: dict[ast.AST, dict[str, list[Binding]]] = {}
         self._redirect: dict[ast.AST, dict[str, ast.AST]] = {}
+        self._complete = False
         #: every node of the module by its type, in source order: one walk serves all readers
-        self.nodes: dict[type[ast.AST], list[ast.AST]] = {}
-        self._walk(tree, tree)
+        self.nodes = _nodes_by_type(tree)
+        self._slots: dict[int, tuple[int, str, int]] | None = None
+        self._seen_holders: set[int] = set()
+        self._orders: dict[int, tuple[list[tuple[int, int]], list[Binding]]] = {}
 
     def of(self, kind: type[_Node]) -> list[_Node]:
         """Every node of type ``kind`` (exactly) in the module, in source order."""
         return self.nodes.get(kind, [])  # type: ignore[return-value]
 
+    # Parents, scopes and bindings cost a second walk, made on first use: most modules that
+    # name tvm hold no site, and are done with the nodes by type alone.
+
+    @property
+    def parent(self) -> dict[ast.AST, ast.AST]:
+        if not self._complete:
+            self._completed()
+        return self._parent
+
+    @property
+    def scope_of(self) -> dict[ast.AST, ast.AST]:
+        if not self._complete:
+            self._completed()
+        return self._scope_of
+
+    @property
+    def bindings(self) -> dict[ast.AST, dict[str, list[Binding]]]:
+        if not self._complete:
+            self._completed()
+        return self._bindings
+
+    def _completed(self) -> None:
+        self._complete = True
+        self._walk(self.tree, self.tree)
+
     # ---- building ----------------------------------------------------------------------------
 
     def _walk(self, node: ast.AST, scope: ast.AST) -> None:
         stack: list[tuple[ast.AST, ast.AST]] = [(node, scope)]
-        parent, scope_of, nodes = self.parent, self.scope_of, self.nodes
-        # locals for speed: this loop sees every node of every file
+        parent, scope_of = self._parent, self._scope_of
+        # locals for speed: this loop sees every node of every file with a site
         AST, Name, Load, Constant = ast.AST, ast.Name, ast.Load, ast.Constant  # noqa: N806
         while stack:
             current, owner = stack.pop()
             kind = type(current)
-            found = nodes.get(kind)
-            if found is None:
-                nodes[kind] = [current]
-            else:
-                found.append(current)
             if kind is Name:  # most nodes: no children but their context
                 scope_of[current] = owner
                 if type(current.ctx) is not Load:  # type: ignore[attr-defined]
@@ -126,7 +150,7 @@ class Scopes:
             stack.extend(reversed(children))
 
     def _enter(self, scope: ast.AST) -> None:
-        self.bindings.setdefault(scope, {})
+        self._bindings.setdefault(scope, {})
         if isinstance(scope, _FUNCTIONS):
             arguments = scope.args
             positional = [*arguments.posonlyargs, *arguments.args]
@@ -157,13 +181,13 @@ class Scopes:
 
     def _add(self, scope: ast.AST, binding: Binding) -> None:
         target = self._redirect.get(scope, {}).get(binding.name, scope)
-        self.bindings.setdefault(target, {}).setdefault(binding.name, []).append(binding)
+        self._bindings.setdefault(target, {}).setdefault(binding.name, []).append(binding)
 
     def _bind(self, node: ast.AST, owner: ast.AST) -> None:
         if type(node) is ast.Name:
             if isinstance(node.ctx, ast.Load):
                 return
-            parent = self.parent.get(node)
+            parent = self._parent.get(node)
             if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.target is node:
                 return
             if not isinstance(parent, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and not (
@@ -193,7 +217,7 @@ class Scopes:
             scope = owner
             while isinstance(scope, (ast.ListComp, ast.SetComp, ast.DictComp,
                                      ast.GeneratorExp)):
-                scope = self.scope_of.get(scope, self.tree)
+                scope = self._scope_of.get(scope, self.tree)
             self._add(scope, Binding(node.target.id, node.target, value=node.value,
                                      at=_end(node)))
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -210,15 +234,15 @@ class Scopes:
 
     def _in_assign(self, node: ast.AST) -> bool:
         while isinstance(node, (ast.Tuple, ast.List, ast.Starred)):
-            node = self.parent.get(node, node)
+            node = self._parent.get(node, node)
             if isinstance(node, ast.Assign):
                 return True
         return False
 
     def _enclosing_binder(self, scope: ast.AST, name: str) -> ast.AST:
-        current = self.scope_of.get(scope, self.tree)
+        current = self._scope_of.get(scope, self.tree)
         while current is not self.tree and not isinstance(current, _FUNCTIONS):
-            current = self.scope_of.get(current, self.tree)
+            current = self._scope_of.get(current, self.tree)
         return current
 
     # ---- reading -----------------------------------------------------------------------------
@@ -263,38 +287,59 @@ class Scopes:
             return bindings[0]
         return self._dominating(read, bindings)
 
+    def _slot(self, statement: ast.AST) -> tuple[int, str, int] | None:
+        """(holder id, field, index) of a statement in the block that holds it."""
+        if self._slots is None:
+            self._slots = {}
+            for holder in self.parent.values():
+                if id(holder) in self._seen_holders:
+                    continue
+                self._seen_holders.add(id(holder))
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    block = getattr(holder, field, None)
+                    if isinstance(block, list):
+                        for index, child in enumerate(block):
+                            self._slots[id(child)] = (id(holder), field, index)
+        return self._slots.get(id(statement))
+
     def _dominates(self, statement: ast.AST, read: ast.AST) -> bool:
         """Whether ``statement`` runs, in the same block, before the statement holding
         ``read`` (or one holding it) — so every path to ``read`` passes it."""
-        holder = self.parent.get(statement)
-        if holder is None:
+        slot = self._slot(statement)
+        if slot is None:
             return False
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(holder, field, None)
-            if isinstance(block, list) and statement in block:
-                index = block.index(statement)
-                later = set(block[index + 1:])
-                node: ast.AST = read
-                while node in self.parent:
-                    if node in later:
-                        return True
-                    node = self.parent[node]
-                return False
+        holder, field, index = slot
+        node: ast.AST = read
+        while node in self.parent:
+            other = self._slot(node)
+            if other is not None and other[0] == holder and other[1] == field:
+                return other[2] > index
+            node = self.parent[node]
         return False
+
+    def _ordered(self, bindings: list[Binding]) -> tuple[list[tuple[int, int]], list[Binding]]:
+        """The bindings of one name in one scope by where they take effect (cached)."""
+        key = id(bindings)
+        found = self._orders.get(key)
+        if found is None or len(found[1]) != len(bindings):
+            ordered = sorted(bindings, key=_position)
+            found = ([_position(b) for b in ordered], ordered)
+            self._orders[key] = found
+        return found
 
     def _dominating(self, read: ast.Name, bindings: list[Binding]) -> Binding | None:
         position = (read.lineno, read.col_offset)
-        before = [b for b in bindings if _position(b) < position]
-        after = [b for b in bindings if _position(b) >= position]
+        positions, ordered = self._ordered(bindings)
+        split = bisect.bisect_left(positions, position)
         candidate: Binding | None = None
-        if before:
-            candidate = max(before, key=_position)
+        if split:
+            candidate = ordered[split - 1]
         elif len(bindings) == 1 and bindings[0].parameter is not None:
             return bindings[0]
         if candidate is None:
             return None
         if candidate.parameter is not None:
-            if len(before) > 1:  # a parameter holds from the start of the function
+            if split > 1:  # a parameter holds from the start of the function
                 return None
         elif candidate.iterable is not None:
             loop = self.parent.get(candidate.node)
@@ -306,11 +351,40 @@ class Scopes:
                 return None  # after the block: dominated only when also bound before it
         elif not self._dominates(self.statement(candidate.node), read):
             return None
-        loops = [a for a in self.ancestors(read) if isinstance(a, _LOOPS)]
-        for later in after:
-            if any(loop in set(self.ancestors(later.node)) for loop in loops):
+        # a binding later in a loop that holds the read reaches it on the next round
+        # (one after the read and before the loop's end is inside the loop)
+        later = split
+        for loop in (a for a in self.ancestors(read) if isinstance(a, _LOOPS)):
+            end = (getattr(loop, "end_lineno", 0) or 0, getattr(loop, "end_col_offset", 0) or 0)
+            if later < len(positions) and positions[later] <= end:
                 return None
         return candidate
+
+
+def _nodes_by_type(tree: ast.AST) -> dict[type[ast.AST], list[ast.AST]]:
+    """Every node of ``tree`` by its type, in source order (no recursion)."""
+    nodes: dict[type[ast.AST], list[ast.AST]] = {}
+    stack: list[ast.AST] = [tree]
+    AST = ast.AST  # noqa: N806 - a local: this loop sees every node of every file
+    fields_of = _CHILD_FIELDS
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        found = nodes.get(kind)
+        if found is None:
+            nodes[kind] = [current]
+        else:
+            found.append(current)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        for name in reversed(fields):
+            value = getattr(current, name, None)
+            if type(value) is list:
+                stack.extend(item for item in reversed(value) if isinstance(item, AST))
+            elif isinstance(value, AST):
+                stack.append(value)
+    return nodes
 
 
 def _end(node: ast.AST) -> tuple[int, int]:

@@ -19,21 +19,36 @@ from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
 from ._pyflow import Binding, Scopes
-from ._sites import NeedsPerson, NotATarget, Unchanged, convert_value, json_text, minimal
+from ._pyuses import DEVICE_CALLS, OTHER_CODES, Flow, Outside, Use, argparse_dest
+from ._sites import (
+    NeedsPerson,
+    NotATarget,
+    Rewritten,
+    Unchanged,
+    convert_value,
+    json_text,
+    minimal,
+)
+from ._upgrade.suppress import Quiet, python_comment_lines
 from .targets import LEGACY_DIALECT, MigrationWarning, migrate
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """A place that was not rewritten, and why."""
+    """A place that was not rewritten, and why: its ``code`` (``targetlang upgrade
+    --list-codes``), where it starts (line from 1, column from 0) and ends."""
 
     path: str
     line: int
     column: int
     message: str
+    code: str = ""
+    end_line: int = 0
+    end_column: int = 0
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column + 1}: {self.message}"
+        code = f"{self.code} " if self.code else ""
+        return f"{self.path}:{self.line}:{self.column + 1}: {code}{self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +62,9 @@ class Rewrite:
     old: str
     new: str
     kind: str = "rewritten"
+    code: str = "TL101"
+    end_line: int = 0
+    end_column: int = 0
 
 
 def decode_source(raw: bytes, path: str) -> tuple[str, str] | Finding:
@@ -54,13 +72,13 @@ def decode_source(raw: bytes, path: str) -> tuple[str, str] | Finding:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as error:  # an unknown or contradicting coding cookie
-        return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}")
+        return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}", "TL001")
     try:
         return raw.decode(encoding), encoding
     except (UnicodeDecodeError, LookupError) as error:
         line = raw[:getattr(error, "start", 0)].count(b"\n") + 1
         return Finding(path, line, 0, f"not Python: not {encoding} text "
-                                      f"({getattr(error, 'reason', error)})")
+                                      f"({getattr(error, 'reason', error)})", "TL001")
 
 
 def py_literal(value: Any) -> str:
@@ -153,6 +171,34 @@ def aliases(scopes: Scopes, path: str) -> dict[str, str]:
     return names
 
 
+def compat_aliases(scopes: Scopes) -> tuple[dict[str, str], str | None]:
+    """The names a program binds to ``targetlang``, ``targetlang.compat`` or its members,
+    and how the program spells the module (None: it does not import it)."""
+    names: dict[str, str] = {}
+    spelling: str | None = None
+    for node in [*scopes.of(ast.Import), *scopes.of(ast.ImportFrom)]:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("targetlang", "targetlang.compat"):
+                    if alias.asname:
+                        names[alias.asname] = alias.name
+                        if alias.name == "targetlang.compat" and spelling is None:
+                            spelling = alias.asname
+                    else:
+                        names["targetlang"] = "targetlang"
+                        if alias.name == "targetlang.compat":
+                            spelling = "targetlang.compat"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and \
+                node.module in ("targetlang", "targetlang.compat"):
+            for alias in node.names:
+                if alias.name != "*":
+                    full_name = f"{node.module}.{alias.name}"
+                    names[alias.asname or alias.name] = full_name
+                    if full_name == "targetlang.compat" and spelling is None:
+                        spelling = alias.asname or alias.name
+    return names, spelling
+
+
 def import_module(node: ast.ImportFrom, package: list[str] | None) -> str | None:
     """The absolute module of a from-import (relative ones only inside a ``tvm`` tree)."""
     if node.level == 0:
@@ -188,12 +234,30 @@ def qualified(func: ast.expr, names: Mapping[str, str]) -> str | None:
     return CANONICAL.get(name, name)
 
 
+_NEW_BUILD: Mapping[int, str] = {1: "target"}  # build(mod, target, pipeline)
+_OLD_BUILD: Mapping[int, str] = {2: "target", 3: "target_host"}  # (inputs, args, target, host)
+
+
 def _build_positions(call: ast.Call) -> Mapping[int, str]:
-    second = call.args[1] if len(call.args) > 1 else None
-    if isinstance(second, (ast.Constant, ast.JoinedStr)) and \
-            isinstance(getattr(second, "value", ""), str):
-        return {1: "target"}  # build(mod, target, pipeline)
-    return {2: "target", 3: "target_host"}  # build(inputs, args, target, target_host)
+    """Which ``tvm.build`` a call is, by what its arguments look like: a target text or a
+    name like ``target`` second, or two arguments, is the 0.20+ one; an argument list
+    second, or a target text third, the older one."""
+    args = call.args
+    second = args[1] if len(args) > 1 else None
+    third = args[2] if len(args) > 2 else None
+
+    def text(node: ast.expr | None) -> bool:
+        return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and
+                                                   isinstance(node.value, str))
+
+    if text(second):
+        return _NEW_BUILD
+    if isinstance(second, (ast.List, ast.Tuple)) or text(third):
+        return _OLD_BUILD
+    if isinstance(second, ast.Name) and ("target" in second.id.lower() or
+                                         "tgt" in second.id.lower()):
+        return _NEW_BUILD
+    return _NEW_BUILD if len(args) == 2 else _OLD_BUILD
 
 
 _PARAMETERS: dict[str, list[tuple[str, dict[int, str]]]] | None = None
@@ -223,6 +287,8 @@ def target_positions(name: str) -> Mapping[int, str]:
 
 def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
     """The (role, expression) of each argument of a call into ``tvm`` that is a target."""
+    if name in DEVICE_CALLS:
+        return []  # a parameter named target that reads a device name (runtime.enabled)
     positions = _build_positions(call) if name == "tvm.build" else target_positions(name)
     found = [(positions[i], arg) for i, arg in enumerate(call.args) if i in positions]
     keywords = TARGET_KEYWORDS | ({"host"} if name in HOST_KEYWORD else set())
@@ -264,12 +330,24 @@ class Engine:
     """One program's sites, rewritten or reported."""
 
     def __init__(self, text: str, tree: ast.Module, *, path: str, target_dialect: str,
-                 environment: Environment | None, runtime: bool, full: bool) -> None:
+                 environment: Environment | None, runtime: bool, full: bool,
+                 quiet: Quiet | None = None, assume_tvm: bool = False,
+                 outside: Outside | None = None) -> None:
         self.text, self.tree, self.path = text, tree, path
         self.dialect, self.environment = target_dialect, environment
         self.runtime, self.full = runtime, full
         self.scopes = Scopes(tree)
         self.names = aliases(self.scopes, path)
+        if assume_tvm and "tvm" not in self.names and \
+                "tvm" not in self.scopes.bindings.get(tree, {}):
+            self.names["tvm"] = "tvm"  # documentation: a block's tvm comes from the page
+        #: names bound to targetlang.compat or its members; how a new bridge spells it
+        self.compat_names, self.compat_spelling = compat_aliases(self.scopes)
+        self.quiet = quiet if quiet is not None else Quiet()
+        if not self.quiet.lines:
+            self.quiet.lines = python_comment_lines(text)
+        self.flow = Flow(self.scopes, role=self.role, callee=self.public_name, outside=outside)
+        self.reported_literals: set[int] = set()
         self.source = Source(text)
         self.edits: dict[tuple[int, int], str] = {}
         self.rewrites: list[Rewrite] = []
@@ -309,9 +387,27 @@ class Engine:
             self._helpers = removed_helpers(self.dialect)
         return self._helpers
 
-    def finding(self, node: ast.AST, message: str) -> None:
-        self.findings.append(Finding(self.path, getattr(node, "lineno", 1),
-                                     getattr(node, "col_offset", 0), message))
+    def finding(self, node: ast.AST, message: str, code: str) -> None:
+        """A place for a person (unless a comment or the configuration suppresses it)."""
+        line = getattr(node, "lineno", 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        if self.quiet.covers(code, line, end_line):
+            return
+        end_column = getattr(node, "end_col_offset", None)
+        self.findings.append(Finding(self.path, line, getattr(node, "col_offset", 0), message,
+                                     code, end_line, end_column or 0))
+
+    def suppressed(self, node: ast.AST, code: str) -> bool:
+        line = getattr(node, "lineno", 1)
+        return self.quiet.covers(code, line, getattr(node, "end_lineno", None) or line)
+
+    def compat_name(self) -> str:
+        """How a bridge spells ``targetlang.compat`` here (``import targetlang.compat`` is
+        added unless the program imports it already)."""
+        if self.compat_spelling is not None:
+            return self.compat_spelling
+        self.compat = True
+        return "targetlang.compat"
 
     def _add(self, start: int, end: int, new: str) -> None:
         self.edits[(start, end)] = new
@@ -327,27 +423,95 @@ class Engine:
         shifted = [(s - start, e - start, new) for s, e, new in inner]
         return apply_edits(self.text[start:end], shifted)
 
-    def replace(self, node: ast.AST, new: str, kind: str = "rewritten") -> None:
+    def replace(self, node: ast.AST, new: str, kind: str = "rewritten",
+                code: str = "TL101") -> bool:
+        """Replace ``node``'s text, unless a comment or the configuration suppresses the
+        site; whether it was replaced."""
+        if self.suppressed(node, code):
+            return False
         start, end = self.source.span(node)
         self._add(start, end, new)
         self.rewrites.append(Rewrite(getattr(node, "lineno", 1), getattr(node, "col_offset", 0),
-                                     self.text[start:end], new, kind))
+                                     self.text[start:end], new, kind, code,
+                                     getattr(node, "end_lineno", 0) or 0,
+                                     getattr(node, "end_col_offset", 0) or 0))
+        return True
+
+    # ---- what a call's argument is (for the uses of a value) --------------------------------
+
+    def public_name(self, func: ast.expr) -> str | None:
+        """The public dotted name of a callee: through the program's tvm imports, else as
+        spelled (``print``, ``os.path.join``)."""
+        return qualified(func, self.names) or dotted(func)
+
+    def compat_callee(self, func: ast.expr) -> str | None:
+        """The member of targetlang.compat a callee names (``Target``, ``cuda``), or None."""
+        spelled = dotted(func)
+        if spelled is None:
+            return None
+        head, _, rest = spelled.partition(".")
+        full_name = self.compat_names.get(head)
+        if full_name is None:
+            return None
+        full_name = full_name + ("." + rest if rest else "")
+        prefix = "targetlang.compat."
+        return full_name[len(prefix):] if full_name.startswith(prefix) else None
+
+    def role(self, call: ast.Call, argument: ast.expr) -> str | None:
+        """"target" where ``argument`` is in a target position of ``call``, "bridge" where
+        targetlang.compat reads it, else None."""
+        if self.compat_callee(call.func) is not None:
+            return "bridge"
+        name = qualified(call.func, self.names)
+        if name is not None and name.startswith("tvm."):
+            if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
+                # a helper's arguments are model names and options, no targets; where the
+                # call becomes a dict, the value is read now and its use there goes away
+                return "neutral" if self._inlined(call) else None
+            if any(node is argument for _, node in target_arguments(call, name)):
+                return "target"
+            return None
+        if any(k.value is argument and k.arg in TARGET_KEYWORDS for k in call.keywords):
+            return "target"
+        return None
 
     # ---- calls -------------------------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
         name = qualified(call.func, self.names)
         if name is None:
-            return
+            return  # a call of targetlang.compat too: it reads legacy text itself
         if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
             self._helper(call, name[len("tvm.target."):])
             return
         if name.startswith("tvm."):
             for role, node in target_arguments(call, name):
                 self._site(call, name, role, node)
+            if name in DEVICE_CALLS and name.endswith("enabled") and call.args:
+                self._enabled(call, name)
+
+    def _enabled(self, call: ast.Call, name: str) -> None:
+        """``tvm.runtime.enabled(x)`` with a legacy text: no release from 0.24 reads it."""
+        for literal, _ in self.value(call.args[0]).literals:
+            answer = convert_value(str(literal.value), target_dialect=self.dialect,
+                                   environment=self.environment)
+            if isinstance(answer, (Rewritten, NeedsPerson)):
+                self.finding(call, f"{name}({literal.value!r}): {self.dialect} reads a bare kind "
+                                   "name there and builds a Target from other text, which fails "
+                                   "for legacy text: pass the kind name", "TL504")
+                return
 
     def _site(self, call: ast.Call, name: str, role: str, node: ast.expr) -> None:
         value = self.value(node)
+        if self.runtime and value.unknown is None and not value.may_be_none:
+            # a value that also goes elsewhere is kept as it is: the target position reads it
+            # through targetlang.compat instead
+            mixed = [literal for literal, direct in value.literals
+                     if not direct and self.other_uses(literal)]
+            if mixed:
+                self.done.update(id(literal) for literal in mixed)
+                value.unknown = (f"{mixed[0].value!r}, which is also used as something other "
+                                 "than a target")
         wrapped = value.unknown is not None and self.runtime and \
             name != "tvm.target.Target" and not value.may_be_none
         for literal, direct in value.literals:
@@ -362,27 +526,31 @@ class Engine:
             self._bridge_callee(call, "Target")  # compat.Target reads target and host
             return
         if self.runtime and not value.may_be_none:
-            self.compat = True
-            self.replace(node, f"targetlang.compat.Target({self.absorb(node)})", "bridged")
+            if not self.suppressed(node, "TL105"):
+                self.replace(node, f"{self.compat_name()}.Target({self.absorb(node)})",
+                             "bridged", "TL105")
             return
         hint = ("route it through targetlang.compat (upgrade --runtime)" if not self.runtime
                 else "it may be None here, which targetlang.compat.Target does not take")
         self.finding(node, f"{role} of {name} is {value.unknown}: its value is known only at "
                            f"run time; a legacy target string there fails on TVM >= 0.24: "
-                           f"give it TargetJSON, or {hint}")
+                           f"give it TargetJSON, or {hint}",
+                     "TL202" if self.runtime else "TL201")
 
-    def _bridge_callee(self, call: ast.Call, helper: str) -> None:
+    def _bridge_callee(self, call: ast.Call, helper: str) -> bool:
+        """Route a call through targetlang.compat; whether it was (not suppressed)."""
         if any(r.kind == "bridged" and r.line == call.func.lineno and
                r.column == call.func.col_offset for r in self.rewrites):
-            return
-        self.compat = True
+            return True
+        if self.suppressed(call, "TL105"):
+            return False
         if isinstance(call.func, ast.Name) and helper != "Target":
             # a helper imported by name: imported from targetlang.compat instead
             self.helper_uses.setdefault(call.func.id, []).append((call.func, "bridged"))
             self.rewrites.append(Rewrite(call.lineno, call.col_offset, call.func.id,
-                                         call.func.id, "bridged"))
-            return
-        self.replace(call.func, f"targetlang.compat.{helper}", "bridged")
+                                         call.func.id, "bridged", "TL105"))
+            return True
+        return self.replace(call.func, f"{self.compat_name()}.{helper}", "bridged", "TL105")
 
     # ---- literals ----------------------------------------------------------------------------
 
@@ -392,7 +560,8 @@ class Engine:
         self.done.add(id(node))
         start, end = self.source.span(node)
         if not single_literal(self.text[start:end]):
-            self.finding(node, f"{role} is a concatenation of string literals; not rewritten")
+            self.finding(node, f"{role} is a concatenation of string literals; not rewritten",
+                         "TL404")
             return
         answer = convert_value(str(node.value), target_dialect=self.dialect, full=self.full,
                                environment=self.environment)
@@ -401,12 +570,39 @@ class Engine:
         if isinstance(answer, NotATarget):
             if certain:  # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target
                 self.finding(node, f"{role} {node.value!r} is not a target in any release: "
-                                   f"{answer.reason}")
+                                   f"{answer.reason}", "TL403")
             return
         if isinstance(answer, NeedsPerson):
-            self.finding(node, f"{role} {node.value!r}: {answer.reason}; not rewritten")
+            code = "TL401" if "without loss" in answer.reason else "TL402"
+            self.finding(node, f"{role} {node.value!r}: {answer.reason}; not rewritten", code)
             return
+        if not direct:
+            others = self.other_uses(node)
+            if others:
+                self._mixed(node, role, others)
+                return
         self.replace(node, py_literal(answer.json) if direct else py_json_text(answer.json))
+
+    # ---- behaviour kept: a value used as something else too is left as it is ----------------
+
+    def other_uses(self, node: ast.expr) -> list[Use]:
+        """The uses of ``node``'s value that are neither target positions nor neutral."""
+        return [use for use in self.flow.uses(node) if use.other]
+
+    def _mixed(self, node: ast.Constant, role: str, others: list[Use]) -> None:
+        """A legacy string that reaches a target and goes elsewhere too: left as it is,
+        reported at its binding with the first other use of each kind."""
+        first = others[0]
+        seen: list[str] = []
+        for use in others:
+            text = f"{use.what} (line {use.line})"
+            if text not in seen:
+                seen.append(text)
+        also = "; ".join(seen[:3]) + (f"; and {len(seen) - 3} more" if len(seen) > 3 else "")
+        self.finding(node, f"{node.value!r} ({role}) is also used as something else: "
+                           f"{also}; rewriting it would change what that code does, so it is "
+                           "left as it is: give the target its own JSON value, or bridge it "
+                           "(upgrade --runtime)", OTHER_CODES[first.kind])
 
     # ---- following a value -------------------------------------------------------------------
 
@@ -436,6 +632,11 @@ class Engine:
         if isinstance(node, ast.IfExp):
             return self.value(node.body, depth + 1, direct).merge(
                 self.value(node.orelse, depth + 1, direct))
+        if isinstance(node, ast.BoolOp):  # args.target or "llvm -mcpu=x": any operand
+            found = Value()
+            for operand in node.values:
+                found = found.merge(self.value(operand, depth + 1, direct))
+            return found
         if isinstance(node, ast.Name):
             return self._name(node, depth)
         if isinstance(node, ast.Subscript):
@@ -447,8 +648,9 @@ class Engine:
     def _call_value(self, node: ast.Call) -> Value:
         name = qualified(node.func, self.names) or ""
         if name in MAKES_TARGET or (name.startswith("tvm.target.") and
-                                    name[len("tvm.target."):] in self.helpers()):
-            return _KNOWN
+                                    name[len("tvm.target."):] in self.helpers()) or \
+                self.compat_callee(node.func) is not None:
+            return _KNOWN  # a Target (targetlang.compat's too: never wrapped again)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("with_host",):
             return _KNOWN
         returned = self._returns(node)
@@ -761,13 +963,13 @@ class Engine:
             return
         self._option(dest, [call])
         if self.runtime:
-            self.compat = True
-            self.replace(typed, "targetlang.compat.Target", "bridged")
+            if not self.suppressed(typed, "TL105"):
+                self.replace(typed, f"{self.compat_name()}.Target", "bridged", "TL105")
             return
         self.finding(typed, f"--{_flag(dest)} is read by Target at run time: a legacy target "
                             "string given on the command line fails on TVM >= 0.24; give it "
                             "TargetJSON, or route it through targetlang.compat (upgrade "
-                            "--runtime)")
+                            "--runtime)", "TL203")
 
     # ---- the removed helpers -----------------------------------------------------------------
 
@@ -801,11 +1003,10 @@ class Engine:
                 kwargs = {k: v for k, v in kwargs.items() if k in reads}
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             if self.runtime:
-                self._bridge_callee(call, helper)
-                return "bridged"
+                return "bridged" if self._bridge_callee(call, helper) else "reported"
             self.finding(call, f"tvm.target.{helper} (removed in TVM 0.24) has arguments known "
                                "only at run time; not rewritten: route it through "
-                               "targetlang.compat (upgrade --runtime)")
+                               "targetlang.compat (upgrade --runtime)", "TL204")
             return "reported"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -819,17 +1020,31 @@ class Engine:
             except (TargetError, TypeError, ValueError, KeyError) as error:
                 why = error.message if isinstance(error, TargetError) else str(error)
                 self.finding(call, f"tvm.target.{helper}(...): {why} (so did TVM 0.21); "
-                                   "not rewritten")
+                                   "not rewritten", "TL405")
                 return "reported"
         lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
         if lost:
             self.finding(call, f"tvm.target.{helper}(...) cannot be migrated without loss "
-                               f"({'; '.join(lost)}); not rewritten")
+                               f"({'; '.join(lost)}); not rewritten", "TL401")
             return "reported"
         if not self.full:
             migrated = minimal(migrated, self.dialect)
-        self.replace(call, f"{self.target_callee(call)}({py_literal(migrated)})")
+        if self.suppressed(call, "TL102"):
+            return "reported"
+        self.replace(call, f"{self.target_callee(call)}({py_literal(migrated)})", code="TL102")
         return "rewritten"
+
+    def _inlined(self, call: ast.Call) -> bool:
+        """Whether a removed helper's call has arguments known before run time (the call
+        becomes a dict of what it returned)."""
+        try:
+            for argument in [*call.args, *(k.value for k in call.keywords)]:
+                if isinstance(argument, ast.Starred):
+                    return False
+                self.constant(argument)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+        return all(k.arg is not None for k in call.keywords)
 
     def constant(self, node: ast.expr, depth: int = 0) -> Any:
         """The value of an argument known before run time: a literal, or a name bound once
@@ -886,7 +1101,7 @@ class Engine:
                 self.finding(node, f"{', '.join(a.name for a in left)}: removed from tvm.target "
                                    "in TVM 0.24 (this import fails there) and used here in ways "
                                    "known only at run time; import from targetlang.compat "
-                                   "(upgrade --runtime)")
+                                   "(upgrade --runtime)", "TL502")
             kept = [a for a in node.names if a.name not in self.helpers() or a in left]
             statements = []
             if kept:
@@ -901,7 +1116,7 @@ class Engine:
             if not statements and self._drop_line(node):
                 continue
             new = "; ".join(statements) or "pass"
-            self.replace(node, new, "bridged" if bridged else "rewritten")
+            self.replace(node, new, "bridged" if bridged else "rewritten", "TL104")
 
     def _drop_line(self, node: ast.ImportFrom) -> bool:
         """Remove an import that is left with no name, with its line, when the line holds
@@ -919,7 +1134,7 @@ class Engine:
             return False
         self._add(line_start, line_end, "")
         self.rewrites.append(Rewrite(node.lineno, node.col_offset, self.text[start:end], "",
-                                     "rewritten"))
+                                     "rewritten", "TL104"))
         return True
 
     # ---- the Target properties TVM 0.24 removed (target.arch, .mcpu, .libs, ...) -------------
@@ -931,24 +1146,34 @@ class Engine:
         table = property_table(self.dialect)
         if not table:
             return
+        # a Target comes from a call or an annotation that names one (Target, a helper of
+        # tvm.target, targetlang.compat): without those words no value is known to be one
+        can_be_known = "arget" in self.text or bool(self.compat_names)
+        methods: set[int] | None = None
         for node in self.scopes.of(ast.Attribute):
             rule = table.get(node.attr)
             if rule is None or not isinstance(node.ctx, ast.Load):
                 continue
-            parent = self.scopes.parent.get(node)
-            if isinstance(parent, ast.Call) and parent.func is node:
+            if not can_be_known and not _looks_like_target(node.value):
+                continue
+            if methods is None:
+                methods = {id(call.func) for call in self.scopes.of(ast.Call)}
+            if id(node) in methods:
                 continue  # a method of something else
-            known = self.is_target(node.value)
+            known = can_be_known and self.is_target(node.value)
             new = _property_read(rule)
             if known and new is not None:
-                self.replace(node, new.format(receiver=self.absorb(node.value)))
+                if not self.suppressed(node, "TL103"):
+                    self.replace(node, new.format(receiver=self.absorb(node.value)),
+                                 code="TL103")
             elif known or _looks_like_target(node.value):
                 how = (f"read {new.format(receiver='target')}" if new is not None else
                        "compute it from target.kind and target.attrs as TVM 0.21 did")
                 what = "is" if known else "looks like"
                 self.finding(node, f".{node.attr}: {_short(node.value)} {what} a Target, and "
                                    f"{self.dialect} has no Target.{node.attr} (TVM 0.24 removed "
-                                   f"the properties){'' if known else ' if it is one'}: {how}")
+                                   f"the properties){'' if known else ' if it is one'}: {how}",
+                             "TL503")
 
     def is_target(self, node: ast.expr, depth: int = 0) -> bool:
         """Whether ``node`` surely holds a ``tvm.target.Target``."""
@@ -957,7 +1182,8 @@ class Engine:
         if isinstance(node, ast.Call):
             name = qualified(node.func, self.names) or ""
             if name in MAKES_TARGET or (name.startswith("tvm.target.") and
-                                        name[len("tvm.target."):] in self.helpers()):
+                                        name[len("tvm.target."):] in self.helpers()) or \
+                    self.compat_callee(node.func) is not None:
                 return True
             if isinstance(node.func, ast.Name):
                 binding = self.scopes.resolve(node.func)
@@ -1003,10 +1229,16 @@ class Engine:
                                    environment=self.environment)
             if isinstance(answer, (Unchanged, NotATarget)):
                 continue
+            uses = self.flow.uses(node)
+            if any(use.kind == "bridge" for use in uses):
+                continue  # targetlang.compat reads it as TVM 0.21 did
+            if uses and all(use.kind == "device" for use in uses):
+                continue  # a device name (tvm.runtime.enabled reads the first word itself)
             self.finding(node, f"{node.value!r} is a legacy target string whose use here is not "
                                f"known to be a target (a constant, an expected value, a "
                                f"message): not rewritten; where it reaches a target, give it "
-                               f"the JSON text TVM >= 0.24 reads ('targetlang migrate')")
+                               f"the JSON text TVM >= 0.24 reads ('targetlang migrate')",
+                         "TL601")
 
     # ---- where an import goes ----------------------------------------------------------------
 
@@ -1016,8 +1248,9 @@ class Engine:
         return "\r\n" if first.endswith("\r\n") else "\r" if first.endswith("\r") else "\n"
 
     def insertion(self) -> tuple[int, bool]:
-        """Where an import line goes: after the module docstring and ``from __future__``
-        imports, else after the leading comment lines (a PEP 263 cookie stays first)."""
+        """Where an import line goes: after the module docstring, ``from __future__``
+        imports and the imports already there (the leading run of import statements), else
+        after the leading comment lines (a PEP 263 cookie stays first)."""
         body = self.tree.body
         last: ast.stmt | None = None
         for index, statement in enumerate(body):
@@ -1025,7 +1258,7 @@ class Engine:
                     isinstance(statement.value, ast.Constant) and \
                     isinstance(statement.value.value, str):
                 last = statement
-            elif isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+            elif isinstance(statement, (ast.Import, ast.ImportFrom)):
                 last = statement
             else:
                 break
@@ -1113,19 +1346,6 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
         last = end
     pieces.append(text[last:])
     return "".join(pieces)
-
-
-def argparse_dest(call: ast.Call) -> str | None:
-    """The destination of an ``add_argument`` call (``--target-host`` -> ``target_host``)."""
-    for keyword in call.keywords:
-        if keyword.arg == "dest" and isinstance(keyword.value, ast.Constant) and \
-                isinstance(keyword.value.value, str):
-            return keyword.value.value
-    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and
-             isinstance(a.value, str)]
-    long = [f for f in flags if f.startswith("--")]
-    chosen = long[0][2:] if long else (flags[0].lstrip("-") if flags else None)
-    return chosen.replace("-", "_") if chosen else None
 
 
 def _flag(dest: str) -> str:

@@ -13,8 +13,10 @@ import json
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from .._memo import ORDINARY_CHARS
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import Target, from_json, kinds, parse
@@ -75,8 +77,22 @@ def convert_value(value: str, *, target_dialect: str, full: bool = False,
     """What the target text ``value`` becomes in ``target_dialect``.
 
     ``full`` asks for the complete TargetJSON; otherwise only what the release would not
-    fill in by itself.
+    fill in by itself. Answers for texts of ordinary size are remembered (a project writes
+    the same few targets over and over); the ``json`` of an answer is shared: read it only.
     """
+    if len(value) > ORDINARY_CHARS:
+        return _convert(value, target_dialect, full, environment)
+    return _remembered(value, target_dialect, full, environment)
+
+
+@lru_cache(maxsize=4096)
+def _remembered(value: str, target_dialect: str, full: bool,
+                environment: Environment | None) -> SiteValue:
+    return _convert(value, target_dialect, full, environment)
+
+
+def _convert(value: str, target_dialect: str, full: bool,
+             environment: Environment | None) -> SiteValue:
     try:
         detect_dialect(value)
     except TargetError as error:

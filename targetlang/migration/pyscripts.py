@@ -79,6 +79,7 @@ from ._pysites import (
     might_have_sites,
     py_literal,
 )
+from ._upgrade.suppress import Quiet
 
 __all__ = ["Finding", "Rewrite", "ScriptResult", "NEWEST_RELEASE", "apply_edits", "migrate_source",
            "migrate_file", "py_literal"]
@@ -100,6 +101,8 @@ class ScriptResult:
     #: ``(start, end, replacement)``, character offsets into ``original``, sorted and not
     #: overlapping: applying them to ``original`` gives ``text``.
     edits: list[tuple[int, int, str]] = field(default_factory=list)
+    #: sites a ``# targetlang: ignore`` comment or the configuration suppressed
+    suppressed: int = 0
 
     @property
     def changed(self) -> bool:
@@ -114,9 +117,12 @@ class ScriptResult:
 
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | None = None,
                    environment: Environment | None = None, runtime: bool = False,
-                   full: bool = False) -> ScriptResult:
+                   full: bool = False, quiet: Quiet | None = None,
+                   assume_tvm: bool = False) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text (``target_dialect``
-    None: the newest release the library knows)."""
+    None: the newest release the library knows). ``quiet``: what the configuration
+    suppresses (the text's own ``# targetlang: ignore`` comments are read here);
+    ``assume_tvm``: ``tvm`` names TVM without an import (a documentation code block)."""
     target_dialect = target_dialect or newest_release()
 
     result = ScriptResult(path=path, original=text, text=text)
@@ -127,15 +133,16 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | N
             tree = ast.parse(text, filename=path)
     except SyntaxError as error:
         result.findings.append(Finding(path, error.lineno or 1, (error.offset or 1) - 1,
-                                       f"not Python: {error.msg}"))
+                                       f"not Python: {error.msg}", "TL001"))
         return result
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; nested too deeply
-        result.findings.append(Finding(path, 1, 0, f"not Python: {_why(error)}"))
+        result.findings.append(Finding(path, 1, 0, f"not Python: {_why(error)}", "TL001"))
         return result
     if not might_have_sites(text):
         return result
     engine = Engine(text, tree, path=path, target_dialect=target_dialect,
-                    environment=environment, runtime=runtime, full=full)
+                    environment=environment, runtime=runtime, full=full, quiet=quiet,
+                    assume_tvm=assume_tvm)
     engine.run()
     result.findings = engine.findings
     result.rewrites = engine.rewrites
@@ -144,7 +151,7 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | N
         if edits and start < edits[-1][1]:  # pragma: no cover - one site inside another
             line = text.count("\n", 0, start) + 1
             result.findings.append(Finding(path, line, 0, "two rewrites overlap here; the "
-                                           "inner one is left for a person"))
+                                           "inner one is left for a person", "TL003"))
             continue
         edits.append((start, end, new))
     result.findings.sort(key=lambda f: (f.line, f.column))
@@ -160,7 +167,7 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | N
         # held to its own errors: parsing is what the edits must keep)
         line, message = broken
         result.findings.append(Finding(path, line, 0, f"the rewritten file does not compile "
-                                                      f"({message}); left unchanged"))
+                                                      f"({message}); left unchanged", "TL003"))
         result.text = text
         result.rewrites.clear()
         result.edits.clear()
@@ -213,7 +220,7 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
         except UnicodeEncodeError as error:
             result.findings.append(Finding(str(path), 1, 0, f"the rewritten file cannot be "
                                            f"written in its encoding {encoding} ({error.reason}); "
-                                           "left unchanged"))
+                                           "left unchanged", "TL002"))
             result.text = result.original
             result.rewrites.clear()
             result.edits.clear()

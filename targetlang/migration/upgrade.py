@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import gc
 import os
 import stat
 from collections.abc import Callable
@@ -22,10 +23,10 @@ from .._files import unified_diff, write_atomically
 from ._pysites import decode_source
 from ._upgrade import configs, docs, notebook, python, shell
 from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
-from ._upgrade.walk import FILE_TYPES, file_type, walk
+from ._upgrade.walk import FILE_TYPES, file_type, walk, walk_entries
 
 __all__ = ["FILE_TYPES", "Change", "FileResult", "Finding", "Options", "Summary", "file_type",
-           "upgrade_file", "upgrade_text", "walk"]
+           "upgrade_bytes", "upgrade_file", "upgrade_text", "walk", "walk_entries"]
 
 HANDLERS: dict[str, Callable[[str, str, Options], Outcome]] = {
     "python": python.handle,
@@ -52,6 +53,14 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     reported: dict[str, int] = field(default_factory=dict)
     invalid: Finding | None = None
+    #: sites a comment or the configuration suppressed
+    suppressed: int = 0
+    #: the file could not be upgraded (a bug): its finding is among ``findings``
+    failed: bool = False
+    #: the file's bytes after the upgrade (its own when nothing changed)
+    data: bytes = b""
+    #: a notebook's cells: each cell's number -> the file line of each of its lines
+    cell_lines: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -62,15 +71,34 @@ class FileResult:
         return unified_diff(self.path, self.original, self.text)
 
     def count(self, kind: str) -> int:
-        """How many sites were ``kind``: "rewritten", "bridged" or "reported"."""
+        """How many sites were ``kind``: "rewritten", "bridged" (only those that changed
+        the text) or "reported"."""
         if kind == "reported":
-            return len(self.findings) - (self.invalid is not None)
-        return sum(1 for change in self.changes if change.kind == kind)
+            return len(self.findings) - (self.invalid is not None) - self.failed
+        if not self.changed:
+            return 0
+        return sum(1 for change in self.changes if change.kind == kind and
+                   (change.old != change.new or change.kind == "bridged"))
 
 
 def upgrade_text(text: str, *, path: str, file_type: str, options: Options) -> FileResult:
-    """The upgrade of one decoded file's text, read as ``file_type``."""
-    outcome = HANDLERS[file_type](text, path, options)
+    """The upgrade of one decoded file's text, read as ``file_type``. Whatever the text, an
+    answer: a failure of the upgrade itself is a finding (TL005), the text kept."""
+    collecting = gc.isenabled()
+    # A file's nodes hold no reference cycles: the cycle collector's passes over them (a
+    # 100,000-line file holds millions) only cost, and grew the time per line with the size
+    # of the file; reference counting frees them all. Turned on again when the file is done.
+    gc.disable()
+    try:
+        outcome = HANDLERS[file_type](text, path, options)
+    except (Exception, RecursionError) as error:  # noqa: BLE001 - no input ends the run
+        failure = Finding(path, 1, 0, f"the upgrade failed on this file "
+                                      f"({type(error).__name__}: {str(error)[:200]}); it is "
+                                      "left as it is: please report it", "TL005")
+        return FileResult(path, file_type, text, text, findings=[failure], failed=True)
+    finally:
+        if collecting:
+            gc.enable()
     result = FileResult(path, file_type, text, text)
     if outcome.invalid is not None:
         result.invalid = outcome.invalid
@@ -85,6 +113,13 @@ def upgrade_text(text: str, *, path: str, file_type: str, options: Options) -> F
     result.changes = sorted(outcome.changes, key=lambda c: (c.line, c.column))
     result.findings = outcome.findings
     result.reported = outcome.reported
+    result.suppressed = outcome.suppressed
+    result.cell_lines = outcome.cell_lines
+    if result.changed:
+        # a change is the sum of its sites: a suppressed file type's invariant guard
+        result.changes = [c for c in result.changes if c.old != c.new or c.kind == "bridged"]
+    else:
+        result.changes = []
     return result
 
 
@@ -98,39 +133,49 @@ def _decode(raw: bytes, path: str, kind: str) -> tuple[str, str] | Finding:
         return raw.decode(encoding), encoding
     except UnicodeDecodeError as error:
         line = raw[:error.start].count(b"\n") + 1
-        return Finding(path, line, 0, f"not {kind} text: not UTF-8 ({error.reason})")
+        return Finding(path, line, 0, f"not {kind} text: not UTF-8 ({error.reason})", "TL001")
 
 
 def upgrade_file(path: str | os.PathLike[str], *, file_type: str | None = None,
-                 write: bool = False, options: Options | None = None) -> FileResult:
+                 write: bool = False, options: Options | None = None,
+                 shown: str | None = None) -> FileResult:
     """Upgrade one file (its type from its name unless given); with ``write`` replace it
-    atomically when it changes. Raises :class:`OSError` when it cannot be read or written."""
+    atomically when it changes. ``shown``: the path its reports name (default: ``path``).
+    Raises :class:`OSError` when it cannot be read or written."""
     options = options or Options()
-    shown = os.fspath(path)
-    kind = file_type or FILE_TYPES.get(Path(shown).suffix.lower(), "python")
-    mode = os.stat(shown).st_mode  # before opening: opening a FIFO waits for its writer
+    real = os.fspath(path)
+    shown = shown or real
+    kind = file_type or FILE_TYPES.get(Path(real).suffix.lower(), "python")
+    mode = os.stat(real).st_mode  # before opening: opening a FIFO waits for its writer
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)) or (write and not stat.S_ISREG(mode)):
-        raise OSError(errno.EINVAL, "not a regular file", shown)
-    with open(shown, "rb") as stream:  # noqa: PTH123 - one read, errors are OSError
+        raise OSError(errno.EINVAL, "not a regular file", real)
+    with open(real, "rb") as stream:  # noqa: PTH123 - one read, errors are OSError
         raw = stream.read()
+    result = upgrade_bytes(raw, shown=shown, file_type=kind, options=options)
+    if write and result.changed and not result.failed:
+        write_atomically(real, result.data)
+    return result
+
+
+def upgrade_bytes(raw: bytes, *, shown: str, file_type: str, options: Options) -> FileResult:
+    """The upgrade of a file's bytes (``result.data``: the upgraded bytes)."""
+    kind = file_type
     decoded = _decode(raw, shown, kind)
     if isinstance(decoded, Finding):
-        return FileResult(shown, kind, "", "", findings=[decoded], invalid=decoded)
+        return FileResult(shown, kind, "", "", findings=[decoded], invalid=decoded, data=raw)
     text, encoding = decoded
     result = upgrade_text(text, path=shown, file_type=kind, options=options)
+    result.data = raw
     if result.changed:
         try:
-            data = result.text.encode(encoding)
+            result.data = result.text.encode(encoding)
         except UnicodeEncodeError as error:
             result.findings.append(Finding(shown, 1, 0, f"the upgraded file cannot be written "
                                            f"in its encoding {encoding} ({error.reason}); "
-                                           "left unchanged"))
+                                           "left unchanged", "TL002"))
             result.reported["encoding"] = result.reported.get("encoding", 0) + 1
             result.text = result.original
             result.changes.clear()
-            return result
-        if write:
-            write_atomically(shown, data)
     return result
 
 
@@ -141,6 +186,7 @@ class _Counts:
     rewritten: int = 0
     bridged: int = 0
     reported: int = 0
+    suppressed: int = 0
     invalid: int = 0
     unreadable: int = 0
 
@@ -159,6 +205,7 @@ class Summary:
         counts.rewritten += result.count("rewritten")
         counts.bridged += result.count("bridged")
         counts.reported += result.count("reported")
+        counts.suppressed += result.suppressed
         counts.invalid += result.invalid is not None
 
     def unreadable(self, kind: str) -> None:
@@ -177,6 +224,8 @@ class Summary:
             text = (f"{c.files} file{'s' * (c.files != 1)} scanned, {c.changed} changed; "
                     f"{c.rewritten} site{'s' * (c.rewritten != 1)} rewritten, {c.bridged} "
                     f"bridged, {c.reported} need{'s' * (c.reported == 1)} a person")
+            if c.suppressed:
+                text += f"; {c.suppressed} suppressed"
             if c.invalid:
                 text += f"; {c.invalid} not valid for {'their' if c.invalid > 1 else 'its'} type"
             if c.unreadable:

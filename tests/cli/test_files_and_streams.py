@@ -506,7 +506,7 @@ def test_bytes_that_are_not_text_on_standard_input() -> None:
 
 def test_migrate_py_refuses_files_that_never_end(tmp_path: Path) -> None:
     code, _, err = cli("migrate", "--py", "/dev/zero")
-    assert code == 2 and err == "error: /dev/zero: not a regular file\n"
+    assert code == 2 and err.startswith("error: /dev/zero: not a regular file\n")
     fifo = tmp_path / "p.py"
     os.mkfifo(fifo)
     code, _, err = cli("migrate", "--py", "--write", str(fifo))  # refused before it is opened

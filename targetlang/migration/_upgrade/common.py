@@ -14,8 +14,10 @@ from ...environment import Environment
 from ...target import kinds, tags
 from .._sites import NeedsPerson, Rewritten, convert_value, json_text
 from ..pyscripts import Finding
+from .suppress import Quiet
 
-__all__ = ["Change", "Edit", "Finding", "Lines", "Options", "Outcome", "apply_edits", "may_be_target", "value_site"]
+__all__ = ["Change", "Edit", "Finding", "Lines", "Options", "Outcome", "Quiet", "apply_edits",
+           "may_be_target", "value_site"]
 
 #: An edit of a decoded text: (start, end, replacement), character offsets.
 Edit = tuple[int, int, str]
@@ -29,6 +31,14 @@ class Options:
     runtime: bool = False
     full: bool = False
     environment: Environment | None = None
+    #: codes (or prefixes, or ALL) the configuration ignores in this file
+    ignore: frozenset[str] = frozenset()
+    #: programs embedded in documentation: ``tvm`` names TVM without an import
+    docs: bool = False
+
+    def quiet(self, lines: dict[int, frozenset[str] | None] | None = None) -> Quiet:
+        """The suppressions of one program: its directive comments and these codes."""
+        return Quiet(lines or {}, self.ignore)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +55,9 @@ class Change:
     site: str
     value: str | None = None
     target: str | None = None
+    code: str = "TL101"
+    end_line: int = 0
+    end_column: int = 0
 
 
 @dataclass
@@ -57,9 +70,17 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     reported: dict[str, int] = field(default_factory=dict)
     invalid: Finding | None = None
+    #: sites a comment or the configuration suppressed
+    suppressed: int = 0
+    #: a notebook's cells: each cell's number -> the file line of each of its lines (from 1)
+    cell_lines: dict[int, list[int]] = field(default_factory=dict)
 
-    def report(self, finding: Finding, site: str) -> None:
-        """A place that needs a person, counted under its class of site."""
+    def report(self, finding: Finding, site: str, quiet: Quiet | None = None) -> None:
+        """A place that needs a person, counted under its class of site (unless ``quiet``
+        suppresses its code on its line)."""
+        if quiet is not None and quiet.covers(finding.code, finding.line,
+                                              finding.end_line or finding.line):
+            return
         self.findings.append(finding)
         self.reported[site] = self.reported.get(site, 0) + 1
 
@@ -70,6 +91,7 @@ class Outcome:
             self.findings.append(finding)
         for site, count in other.reported.items():
             self.reported[site] = self.reported.get(site, 0) + count
+        self.suppressed += other.suppressed
 
 
 class Lines:
@@ -129,21 +151,68 @@ def may_be_target(value: str) -> bool:
     return match is not None and match.group(1) in _first_words()
 
 
+#: Words of a key that say its value is no target to be read, but text about one.
+_NOT_TARGET_WORDS = frozenset({"expected", "expect", "str", "string", "name", "names", "desc",
+                               "description", "message", "msg", "help", "doc", "docs",
+                               "comment", "log", "file", "path", "dir", "url", "id", "text",
+                               "output", "result", "repr", "note", "notes", "title", "label",
+                               "pattern", "regex", "example"})
+_TARGET_WORDS = frozenset({"target", "targets", "tgt", "tgts"})
+
+
+def _words(key: str) -> list[str]:
+    return [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w]
+
+
+def key_role(keys: list[str | None]) -> str | None:
+    """None when the innermost key of a config value names a target (``target``, ``host``,
+    ``target_host``, ``targets``, ``*_target``, or any key under one of these that does not
+    say it is text about a target); otherwise why it is not known to be one."""
+    named = [k for k in keys if k is not None]
+    if not named:
+        return "it has no key"
+    inner = _words(named[-1])
+    if _NOT_TARGET_WORDS.intersection(inner):
+        return f"its key {named[-1]!r} does not name a target"
+    if _TARGET_WORDS.intersection(inner) or inner in (["host"], ["hosts"]) or \
+            inner[-1:] == ["host"] and "target" in inner:
+        return None
+    for outer in named[:-1]:
+        words = _words(outer)
+        if _TARGET_WORDS.intersection(words) and not _NOT_TARGET_WORDS.intersection(words):
+            return None
+    return f"its key {named[-1]!r} does not name a target"
+
+
 def value_site(value: str, *, quote: Callable[[str], str], options: Options, where: Finding,
-               site: str, start: int, end: int, old: str, outcome: Outcome) -> None:
-    """A string value found in a target role: rewritten (JSON text in the file's quoting,
+               site: str, start: int, end: int, old: str, outcome: Outcome, quiet: Quiet,
+               role: str | None = None) -> None:
+    """A string value found in a file: rewritten (JSON text in the file's quoting,
     ``quote``), reported, or left alone, as ``convert_value`` answers. ``where`` carries the
-    place (its message is unused)."""
+    place (its message is unused). ``role``: None when the value's place names a target;
+    otherwise why it is not known to be one (then a legacy target is reported, never
+    rewritten)."""
     if not may_be_target(value):
         return
     answer = convert_value(value, target_dialect=options.target_dialect, full=options.full,
                            environment=options.environment)
-    if isinstance(answer, Rewritten):
+    end_line = where.line + old.count("\n")
+    if isinstance(answer, Rewritten) and role is None:
+        if quiet.covers("TL101", where.line, end_line):
+            return
         target = json_text(answer.json)
         new = quote(target)
         outcome.edits.append((start, end, new))
         outcome.changes.append(Change(where.line, where.column, old, new, "rewritten", site,
-                                      value, target))
-    elif isinstance(answer, NeedsPerson):
-        outcome.report(Finding(where.path, where.line, where.column,
-                               f"{site} {value!r}: {answer.reason}; not rewritten"), site)
+                                      value, target, "TL101", end_line))
+    elif isinstance(answer, (Rewritten, NeedsPerson)):
+        if role is not None:
+            code, message = "TL602", f"{site} {value!r} is a legacy target, but {role}: not " \
+                "rewritten, since it may be an expected value or a name; if a tool reads it " \
+                "as a target, write it as JSON text (`targetlang migrate`), else suppress it"
+        else:
+            assert isinstance(answer, NeedsPerson)
+            code = "TL401" if "without loss" in answer.reason else "TL402"
+            message = f"{site} {value!r}: {answer.reason}; not rewritten"
+        finding = Finding(where.path, where.line, where.column, message, code, end_line)
+        outcome.report(finding, site, quiet)

@@ -9,9 +9,10 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
-from . import python, shell
-from .common import Lines, Options, Outcome
+from . import configs, python, shell
+from .common import Finding, Lines, Options, Outcome
 from .embed import Piece, lift
+from .suppress import DIRECTIVE, directive_codes
 
 __all__ = ["handle_markdown", "handle_rst"]
 
@@ -19,6 +20,18 @@ _PYTHON = {"python", "py", "python3", "py3", "ipython", "ipython3", "pycon", "py
            "doctest", "testcode", "testsetup", "default"}
 _SHELL = {"sh", "bash", "shell", "zsh", "console", "shell-session", "shellsession",
           "terminal", "bash-session", "ksh"}
+_CONFIGS = {"json": configs.handle_json, "json5": None, "jsonc": None,
+            "yaml": configs.handle_yaml, "yml": configs.handle_yaml,
+            "toml": configs.handle_toml}
+#: a block without a language: read as what it turns out to be
+UNLABELLED = ""
+#: the first word of a line of commands (a block without a language that is shell)
+_COMMAND = re.compile(r"[ \t]*(?:\$[ \t]+|(?:sudo|export|cd|python3?|pip3?|tvmc|git|make|"
+                      r"cmake|bash|sh|conda|mkdir|wget|curl|echo|source|docker|apt(?:-get)?|"
+                      r"[A-Za-z_][A-Za-z0-9_]*=\S*)(?:[ \t]|$))")
+_HTML_DIRECTIVE = re.compile(r"[ \t]*<!--[ \t]*" + DIRECTIVE.pattern + r"[ \t]*-->[ \t]*$",
+                             re.I)
+_RST_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+" + DIRECTIVE.pattern + r"[ \t]*$", re.I)
 _FENCE = re.compile(r"([ \t]*)(`{3,}|~{3,})[ \t]*(.*?)[ \t]*$")
 _DIRECTIVE = re.compile(r"([ \t]*)\.\.[ \t]+(code-block|code|sourcecode|ipython|testcode|"
                         r"testsetup|doctest|code-cell|jupyter-execute)::[ \t]*(\S*)")
@@ -86,61 +99,183 @@ def _pieces(block: list[tuple[int, str]], strip: int, language: str) -> tuple[li
     return pieces, kind
 
 
-def _run(blocks: Iterator[tuple[list[tuple[int, str]], int, str]], text: str, path: str,
-         options: Options) -> Outcome:
+#: one block: its lines (offset, text), the indentation to strip, its language, and the
+#: codes a comment before it suppresses (None: none; an empty set: every code)
+Block = tuple[list[tuple[int, str]], int, str, "frozenset[str] | None"]
+
+
+def _unlabelled(block: list[tuple[int, str]], strip: int) -> str | None:
+    """What a block without a language is: "python" when it parses as Python (doctest
+    prompts included), "sh" when its lines are commands, else None."""
+    import ast
+    import warnings
+
+    lines = [line[min(strip, len(line) - len(line.lstrip(" \t"))):] for _, line in block]
+    body = "".join(lines)
+    if not body.strip():
+        return None
+    if any(line.startswith(">>>") for line in lines):
+        return "python"
+    commands = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if commands and all(_COMMAND.match(line) or line.rstrip().endswith("\\") for line in
+                        commands[:1]) and sum(bool(_COMMAND.match(c)) for c in commands) * 2 \
+            >= len(commands):
+        return "sh"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    # a lone name or a sentence-like expression is prose, not a program
+    if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and \
+            isinstance(tree.body[0].value, (ast.Name, ast.Constant, ast.Compare, ast.BinOp)):
+        return None
+    return "python"
+
+
+def _holds_target(text: str) -> bool:
+    """Whether text holds what looks like a legacy target string (a kind and an option)."""
+    from .._pysites import looks_like_legacy  # the one cheap look at a legacy string
+
+    return any(looks_like_legacy(part) for part in re.split(r"[\"'`\n]", text)
+               if " -" in part)
+
+
+def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Outcome:
     outcome = Outcome()
     host_lines = Lines(text)
-    for block, strip, language in blocks:
-        if language not in _PYTHON and language not in _SHELL or not block:
+    docs_options = dataclasses.replace(options, docs=True)
+    for block, strip, language, suppressed in blocks:
+        if not block:
+            continue
+        block_options = docs_options
+        if suppressed is not None:
+            block_options = dataclasses.replace(
+                docs_options, ignore=docs_options.ignore | (suppressed or {"ALL"}))
+        if language == UNLABELLED:
+            found = _unlabelled(block, strip)
+            if found is None:
+                body = "".join(line for _, line in block)
+                if _holds_target(body) and not block_options.quiet().covers("TL603", 1):
+                    line, column = host_lines.position(block[0][0])
+                    outcome.report(Finding(path, line, column, "a code block without a "
+                                           "language holds what looks like a legacy target, "
+                                           "but is neither Python nor shell commands: not "
+                                           "rewritten", "TL603"), "text code block")
+                continue
+            language = found
+        config = _CONFIGS.get(language)
+        if language not in _PYTHON and language not in _SHELL and config is None:
             continue
         pieces, kind = _pieces(block, strip, language)
         program = "".join(piece.text for piece in pieces)
         if not program.strip():
             continue
-        handler: Handler = python.handle if kind == "python" else shell.handle
-        inner = handler(program, path, options)
+        handler: Handler = config if config is not None else \
+            python.handle if kind == "python" else shell.handle
+        kind = language if config is not None else kind
+        inner = handler(program, path, block_options)
         if inner.invalid is not None:
-            continue  # a fragment, pseudo-code, or output: no site can be known in it
+            if _holds_target(program) or "tvm.target" in program:
+                line, column = host_lines.position(block[0][0])
+                finding = Finding(path, line, column, f"a {language or kind} code block holds "
+                                  f"what looks like a legacy target, but is not valid "
+                                  f"{language or kind} ({inner.invalid.message}): no site in "
+                                  f"it can be known", "TL004")
+                if not block_options.quiet().covers("TL004", 1):
+                    outcome.report(finding, f"{kind} code block")
+            continue
         lifted = lift(inner, pieces, text, host_lines, path=path)
         lifted.changes = [dataclasses.replace(c, site=f"{kind} code block")
                           for c in lifted.changes]
         lifted.reported = {f"{kind} code block": len(lifted.findings)} if lifted.findings \
             else {}
+        lifted.suppressed = inner.suppressed
         outcome.merge(lifted)
     return outcome
 
 
-def _markdown_blocks(text: str) -> Iterator[tuple[list[tuple[int, str]], int, str]]:
+def _before(lines: list[tuple[int, str]], index: int, pattern: re.Pattern[str]
+            ) -> frozenset[str] | None:
+    """The codes a directive comment on the line before ``index`` (blank lines between
+    allowed) suppresses: None when there is none, an empty set for every code."""
+    at = index - 1
+    while at >= 0 and not lines[at][1].strip():
+        at -= 1
+    if at < 0:
+        return None
+    match = pattern.match(_body(lines[at][1]))
+    if match is None:
+        return None
+    codes = directive_codes(match.group(1))
+    return frozenset() if codes is None else codes
+
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S")
+
+
+def _markdown_blocks(text: str) -> Iterator[Block]:
     lines = _lines(text)
     index = 0
+    in_list = False
+    previous_blank = True
     while index < len(lines):
-        match = _FENCE.fullmatch(_body(lines[index][1]))
+        body = _body(lines[index][1])
+        match = _FENCE.fullmatch(body)
         if not match or (match.group(2)[0] == "`" and "`" in match.group(3)):
+            if not body.strip():
+                previous_blank = True
+                index += 1
+                continue
+            if _LIST_ITEM.match(body):
+                in_list = True
+            elif not body.startswith((" ", "\t")):
+                in_list = False
+            indented = body.startswith(("    ", "\t"))
+            if indented and previous_blank and not in_list:
+                # an indented code block: its lines, blank ones between them included
+                start = index
+                block: list[tuple[int, str]] = []
+                while index < len(lines) and (
+                        _body(lines[index][1]).startswith(("    ", "\t")) or
+                        not _body(lines[index][1]).strip()):
+                    block.append(lines[index])
+                    index += 1
+                while block and not _body(block[-1][1]).strip():
+                    block.pop()
+                yield block, 4, UNLABELLED, _before(lines, start, _HTML_DIRECTIVE)
+                previous_blank = False
+                continue
+            previous_blank = False
             index += 1
             continue
         indent, fence, info = match.groups()
         close = re.compile(re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*")
-        block: list[tuple[int, str]] = []
+        suppressed = _before(lines, index, _HTML_DIRECTIVE)
+        block = []
         index += 1
         while index < len(lines) and not close.fullmatch(_body(lines[index][1]).lstrip(" \t")):
             block.append(lines[index])
             index += 1
         index += 1
-        yield block, len(indent), _language(info)
+        previous_blank = False
+        yield block, len(indent), _language(info), suppressed
 
 
 def handle_markdown(text: str, path: str, options: Options) -> Outcome:
     return _run(_markdown_blocks(text), text, path, options)
 
 
-def _rst_blocks(text: str) -> Iterator[tuple[list[tuple[int, str]], int, str]]:
+def _rst_blocks(text: str) -> Iterator[Block]:
     lines = _lines(text)
-    default = "python"
+    default = UNLABELLED
     index = 0
 
     def indent_of(line: str) -> int:
         return len(line) - len(line.lstrip(" \t"))
 
+    previous_blank = True
     while index < len(lines):
         body = _body(lines[index][1])
         highlight = _HIGHLIGHT.match(body)
@@ -148,12 +283,23 @@ def _rst_blocks(text: str) -> Iterator[tuple[list[tuple[int, str]], int, str]]:
             default = _language(highlight.group(1))
             index += 1
             continue
+        if previous_blank and body.lstrip().startswith(">>>"):
+            # a doctest block: a paragraph of prompts and output, no directive needed
+            start, base = index, indent_of(body)
+            paragraph: list[tuple[int, str]] = []
+            while index < len(lines) and _body(lines[index][1]).strip():
+                paragraph.append(lines[index])
+                index += 1
+            yield paragraph, base, "pycon", _before(lines, start, _RST_DIRECTIVE)
+            continue
+        previous_blank = not body.strip()
         directive = _DIRECTIVE.match(body)
         literal = not directive and body.rstrip().endswith("::") and \
             not body.lstrip().startswith("..")
         if not directive and not literal:
             index += 1
             continue
+        suppressed = _before(lines, index, _RST_DIRECTIVE)
         base = indent_of(body)
         if directive:
             language = _language(directive.group(3)) if directive.group(3) else default
@@ -175,7 +321,8 @@ def _rst_blocks(text: str) -> Iterator[tuple[list[tuple[int, str]], int, str]]:
             index += 1
         content = [indent_of(line) for _, line in block if _body(line).strip()]
         if content:
-            yield block, min(content), language
+            yield block, min(content), language, suppressed
+        previous_blank = True
 
 
 def handle_rst(text: str, path: str, options: Options) -> Outcome:

@@ -45,7 +45,10 @@ def lift(inner: Outcome, pieces: list[Piece], host: str, host_lines: Lines, *,
 
     for finding in inner.findings:
         line, column = host_position(finding.line, finding.column)
-        outcome.findings.append(Finding(path, line, column, finding.message))
+        end_line, end_column = host_position(finding.end_line or finding.line,
+                                             finding.end_column)
+        outcome.findings.append(Finding(path, line, column, finding.message, finding.code,
+                                        end_line, end_column))
     for start, end, new in inner.edits:
         first_piece = piece_of(start)
         first = host_offset(start, first_piece)
@@ -60,8 +63,11 @@ def lift(inner: Outcome, pieces: list[Piece], host: str, host_lines: Lines, *,
         outcome.edits.append((first, last, new))
     for change in inner.changes:
         line, column = host_position(change.line, change.column)
+        end_line, end_column = host_position(change.end_line or change.line,
+                                             change.end_column)
         outcome.changes.append(Change(line, column, change.old, change.new, change.kind,
-                                      change.site, change.value, change.target))
+                                      change.site, change.value, change.target, change.code,
+                                      end_line, end_column))
     return outcome
 
 

@@ -7,9 +7,10 @@ import json
 import re
 from dataclasses import dataclass
 from json.decoder import scanstring  # type: ignore[attr-defined]
-from typing import Union
+from typing import Any, Union
 
-__all__ = ["JArray", "JObject", "JScalar", "JString", "Node", "encoder_for", "parse", "strings"]
+__all__ = ["JArray", "JObject", "JScalar", "JString", "Node", "encoder_for", "keyed_strings",
+           "parse", "strings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,52 +54,122 @@ _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|nu
                      r"-?Infinity")
 
 
+class JSONError(ValueError):
+    """Where and why a text is not JSON (``lineno``, ``colno`` from 1, as ``json`` gives)."""
+
+    def __init__(self, message: str, text: str, index: int) -> None:
+        lineno = text.count("\n", 0, index) + 1
+        colno = index - text.rfind("\n", 0, index)
+        super().__init__(f"{message}: line {lineno} column {colno} (char {index})")
+        self.lineno, self.colno = lineno, colno
+
+
 def parse(text: str) -> Node:
-    """The node tree of ``text``; raises ``ValueError`` where ``json.loads`` would."""
-    json.loads(text)  # the judge of validity (and of its message)
-    node, end = _value(text, _SPACE.match(text, 0).end())  # type: ignore[union-attr]
-    return node
+    """The node tree of ``text``; raises ``ValueError`` where ``json.loads`` would (and
+    reads nesting of any depth, which ``json.loads`` refuses past the recursion limit)."""
+    try:
+        json.loads(text)  # the judge of validity (and of its message)
+    except RecursionError:
+        pass  # deeper than Python recurses: the reader below, which does not recurse, judges
+    except ValueError as error:
+        if "digits" not in str(error):  # a huge number is JSON; Python's int() refuses it
+            raise
+    return _read(text)
+
+
+_STRUCTURAL = re.compile(r"[ \t\n\r]*(.)", re.S)
+
+
+def _read(text: str) -> Node:
+    """The node tree, built without recursion (one explicit stack of open containers)."""
+    # each open container: [kind, start, items, pending key]
+    stack: list[list[Any]] = []
+    index = _skip(text, 0)
+    root: Node | None = None
+
+    def fail(message: str, at: int) -> JSONError:
+        return JSONError(message, text, at)
+
+    expect_value = True
+    while True:
+        if expect_value:
+            if index >= len(text):
+                raise fail("Expecting value", index)
+            char = text[index]
+            if char == "{" or char == "[":
+                stack.append([char, index, [], None])
+                index = _skip(text, index + 1)
+                closer = "}" if char == "{" else "]"
+                if index < len(text) and text[index] == closer:
+                    index += 1
+                    node: Node = _close(stack.pop(), index)
+                else:
+                    if char == "{":
+                        index = _key(text, index, stack[-1], fail)
+                    continue
+            elif char == '"':
+                try:
+                    value, end = scanstring(text, index + 1)
+                except ValueError as error:
+                    raise fail(str(error).split(":")[0], index) from None
+                node, index = JString(index, end, value), end
+            else:
+                match = _SCALAR.match(text, index)
+                if match is None:
+                    raise fail("Expecting value", index)
+                node, index = JScalar(index, match.end()), match.end()
+            # a value is complete: it joins its container, or is the document
+            while True:
+                if not stack:
+                    root = node
+                    break
+                top = stack[-1]
+                if top[0] == "{":
+                    top[2].append((top[3], node))
+                else:
+                    top[2].append(node)
+                index = _skip(text, index)
+                closer = "}" if top[0] == "{" else "]"
+                if index < len(text) and text[index] == ",":
+                    index = _skip(text, index + 1)
+                    if top[0] == "{":
+                        index = _key(text, index, top, fail)
+                    break
+                if index < len(text) and text[index] == closer:
+                    index += 1
+                    node = _close(stack.pop(), index)
+                    continue
+                raise fail("Expecting ',' delimiter", index)
+            if root is not None:
+                break
+    index = _skip(text, index)
+    if index != len(text):
+        raise fail("Extra data", index)
+    return root
+
+
+def _key(text: str, index: int, top: list[Any], fail: Any) -> int:
+    """Read an object's key and its colon; where its value starts."""
+    if index >= len(text) or text[index] != '"':
+        raise fail("Expecting property name enclosed in double quotes", index)
+    try:
+        value, end = scanstring(text, index + 1)
+    except ValueError as error:
+        raise fail(str(error).split(":")[0], index) from None
+    top[3] = JString(index, end, value)
+    index = _skip(text, end)
+    if index >= len(text) or text[index] != ":":
+        raise fail("Expecting ':' delimiter", index)
+    return _skip(text, index + 1)
+
+
+def _close(top: list[Any], end: int) -> Node:
+    kind, start, items, _ = top
+    return JObject(start, end, items) if kind == "{" else JArray(start, end, items)
 
 
 def _skip(text: str, index: int) -> int:
     return _SPACE.match(text, index).end()  # type: ignore[union-attr]
-
-
-def _value(text: str, index: int) -> tuple[Node, int]:
-    char = text[index]
-    if char == '"':
-        value, end = scanstring(text, index + 1)
-        return JString(index, end, value), end
-    if char == "{":
-        items: list[tuple[JString, Node]] = []
-        at = _skip(text, index + 1)
-        if text[at] == "}":
-            return JObject(index, at + 1, items), at + 1
-        while True:
-            key, at = _value(text, at)
-            at = _skip(text, at) + 1  # the colon
-            value, at = _value(text, _skip(text, at))
-            assert isinstance(key, JString)
-            items.append((key, value))
-            at = _skip(text, at)
-            if text[at] == "}":
-                return JObject(index, at + 1, items), at + 1
-            at = _skip(text, at + 1)  # the comma
-    if char == "[":
-        elements: list[Node] = []
-        at = _skip(text, index + 1)
-        if text[at] == "]":
-            return JArray(index, at + 1, elements), at + 1
-        while True:
-            value, at = _value(text, at)
-            elements.append(value)
-            at = _skip(text, at)
-            if text[at] == "]":
-                return JArray(index, at + 1, elements), at + 1
-            at = _skip(text, at + 1)
-    match = _SCALAR.match(text, index)
-    assert match is not None  # json.loads accepted the text
-    return JScalar(index, match.end()), match.end()
 
 
 def encoder_for(text: str) -> bool:
@@ -111,14 +182,20 @@ def encoder_for(text: str) -> bool:
 
 def strings(node: Node) -> list[JString]:
     """Every string value under ``node`` (not the keys of objects), in file order."""
-    found: list[JString] = []
-    stack: list[Node] = [node]
+    return [string for string, _ in keyed_strings(node)]
+
+
+def keyed_strings(node: Node) -> list[tuple[JString, tuple[str, ...]]]:
+    """Every string value under ``node`` with the keys of the objects around it (outermost
+    first; an array adds none), in file order."""
+    found: list[tuple[JString, tuple[str, ...]]] = []
+    stack: list[tuple[Node, tuple[str, ...]]] = [(node, ())]
     while stack:
-        current = stack.pop()
+        current, keys = stack.pop()
         if isinstance(current, JString):
-            found.append(current)
+            found.append((current, keys))
         elif isinstance(current, JArray):
-            stack.extend(reversed(current.items))
+            stack.extend((item, keys) for item in reversed(current.items))
         elif isinstance(current, JObject):
-            stack.extend(reversed([value for _, value in current.items]))
+            stack.extend((value, (*keys, key.value)) for key, value in reversed(current.items))
     return found

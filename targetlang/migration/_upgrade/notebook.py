@@ -7,10 +7,12 @@ import bisect
 import json
 from typing import Any
 
+from .._pysites import might_have_sites
 from . import jsonspan
 from . import shell as shell_handler
-from .common import Change, Edit, Finding, Lines, Options, Outcome
+from .common import Change, Edit, Finding, Lines, Options, Outcome, Quiet
 from .python import comment, is_magic, neutral, run_engine
+from .suppress import python_comment_lines
 
 __all__ = ["handle"]
 
@@ -138,58 +140,75 @@ def handle(text: str, path: str, options: Options) -> Outcome:
     except (ValueError, RecursionError) as error:
         line = getattr(error, "lineno", 1)
         column = getattr(error, "colno", 1) - 1
-        outcome.invalid = Finding(path, line, column, f"not a notebook: {error}")
+        outcome.invalid = Finding(path, line, column, f"not a notebook: {error}", "TL001")
         return outcome
     cells = _cells(root)
     if isinstance(cells, str):
-        outcome.invalid = Finding(path, 1, 0, cells)
+        outcome.invalid = Finding(path, 1, 0, cells, "TL001")
         return outcome
     assert isinstance(root, jsonspan.JObject)
     if not cells or not _language(root).startswith("python"):
         return outcome
     programs = [cell.program() for cell in cells]
-    while True:  # a cell Python cannot read is reported and set aside; the others go on
-        result, edits, bases, line_bases = _run(programs, path, options)
-        broken = next((f for f in result.findings if f.message.startswith("not Python")),
-                      None)
-        if broken is None:
-            break
-        index = _cell_of_line(line_bases, broken.line)
-        outcome.report(Finding(f"{path}:cell {cells[index].number}",
-                               broken.line - line_bases[index], broken.column,
-                               f"{broken.message} (IPython syntax the upgrade does not "
-                               "know?); the cell is left as it is"), SITE)
-        if programs[index] == cells[index].blank():
-            return outcome  # the error lies elsewhere (a string left open): no Python here
+    quiet = options.quiet()
+    for index, program in enumerate(programs):  # a cell Python cannot read is set aside
+        why = _not_python(program)
+        if why is None:
+            continue
         programs[index] = cells[index].blank()
+        if might_have_sites(program):
+            line, column, message = why
+            finding = Finding(f"{path}:cell {cells[index].number}", line, column,
+                              f"not Python: {message} (IPython syntax the upgrade does not "
+                              "know?); the cell holds what may be a target and is left as "
+                              "it is", "TL004")
+            outcome.report(finding, SITE, quiet.shifted(python_comment_lines(program)))
+    result, edits, bases, line_bases = _run(programs, path, options, quiet)
+    broken = next((f for f in result.findings if f.code == "TL001"), None)
+    if broken is not None:  # the cells read alone but not together: none is upgraded
+        outcome.report(Finding(path, 1, 0, f"the code cells read one by one, not as one "
+                                           f"program ({broken.message}); left as they are",
+                               "TL004"), SITE, quiet)
+        return outcome
     for finding in result.findings:
         index = _cell_of_line(line_bases, finding.line)
         outcome.report(Finding(f"{path}:cell {cells[index].number}",
                                finding.line - line_bases[index], finding.column,
-                               finding.message), SITE)
+                               finding.message, finding.code,
+                               (finding.end_line or finding.line) - line_bases[index],
+                               finding.end_column), SITE)
     by_cell: dict[int, list[Edit]] = {}
     for start, end, new in edits:
         index = min(bisect.bisect_right(bases, start) - 1, len(cells) - 1)
         if end > bases[index] + len(programs[index]):
             outcome.report(Finding(f"{path}:cell {cells[index].number}", 1, 0,
-                                   "a rewrite would span two cells; not made"), SITE)
+                                   "a rewrite would span two cells; not made", "TL003"), SITE)
             continue
         by_cell.setdefault(index, []).append((start - bases[index], end - bases[index], new))
     ascii_only = jsonspan.encoder_for(text)
     for index, cell in enumerate(cells):  # !shell lines and %%bash cells
         _shell_sites(cell, path, options, by_cell.setdefault(index, []), outcome)
+    outcome.suppressed += result.suppressed
     for index, cell_edits in by_cell.items():
         if cell_edits:
             outcome.edits += _source_edits(cells[index], cell_edits, text, ascii_only)
+    file_lines = Lines(text)
+    for cell in cells:  # where each line of a cell sits in the file (SARIF, annotations)
+        lines = [file_lines.position(s.start)[0] for s in cell.strings
+                 for _ in range(max(1, s.value.count("\n") + (not s.value.endswith("\n"))))]
+        outcome.cell_lines[cell.number] = lines or [file_lines.position(cell.source.start)[0]]
     for rewrite in result.rewrites:
         index = _cell_of_line(line_bases, rewrite.line)
         outcome.changes.append(Change(rewrite.line - line_bases[index], rewrite.column,
-                                      rewrite.old, rewrite.new,
-                                      getattr(rewrite, "kind", "rewritten"), SITE))
+                                      rewrite.old, rewrite.new, rewrite.kind,
+                                      f"{SITE} {cells[index].number}",
+                                      code=rewrite.code,
+                                      end_line=max(rewrite.end_line - line_bases[index], 0),
+                                      end_column=rewrite.end_column))
     return outcome
 
 
-def _run(programs: list[str], path: str, options: Options
+def _run(programs: list[str], path: str, options: Options, quiet: Quiet
          ) -> tuple[Any, list[Edit], list[int], list[int]]:
     """The engine over the cells joined; with the offset and the line (from 0) each
     cell starts at in the program."""
@@ -197,8 +216,24 @@ def _run(programs: list[str], path: str, options: Options
     for program in programs:
         bases.append(bases[-1] + len(program) + 1)
         line_bases.append(line_bases[-1] + len(Lines(program).starts))
-    result, edits = run_engine("\n".join(programs), path=path, options=options)
+    result, edits = run_engine("\n".join(programs), path=path, options=options, quiet=quiet)
     return result, edits, bases, line_bases
+
+
+def _not_python(program: str) -> tuple[int, int, str] | None:
+    """Where and why Python cannot read a cell alone, or None."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(program)
+    except SyntaxError as error:
+        return error.lineno or 1, max((error.offset or 1) - 1, 0), error.msg
+    except (ValueError, RecursionError, MemoryError) as error:
+        return 1, 0, type(error).__name__
+    return None
 
 
 def _cell_of_line(line_bases: list[int], line: int) -> int:
@@ -214,6 +249,7 @@ def _shell_sites(cell: _Cell, path: str, options: Options, edits: list[Edit],
     inner = shell_handler.handle(image, f"{path}:cell {cell.number}", options)
     edits += inner.edits
     outcome.findings += inner.findings
+    outcome.suppressed += inner.suppressed
     for site, count in inner.reported.items():
         outcome.reported[site] = outcome.reported.get(site, 0) + count
     outcome.changes += inner.changes

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from .. import pyscripts
-from .common import Change, Edit, Options, Outcome
+from .common import Change, Edit, Options, Outcome, Quiet
 
 __all__ = ["comment", "handle", "is_magic", "neutral", "run_engine"]
 
@@ -15,17 +15,23 @@ SITE = "python"
 _INVALID = ("not Python", "the rewritten file")
 
 
-def run_engine(program: str, *, path: str, options: Options) -> tuple[Any, list[Edit]]:
-    """The engine's result for one program, and its edits."""
+def run_engine(program: str, *, path: str, options: Options,
+               quiet: Quiet | None = None) -> tuple[Any, list[Edit]]:
+    """The engine's result for one program, and its edits. ``quiet``: the suppressions
+    (default: the configuration's codes and the program's own comments)."""
+    quiet = quiet if quiet is not None else options.quiet()
     result = pyscripts.migrate_source(program, path=path,
                                       target_dialect=options.target_dialect,
                                       environment=options.environment,
-                                      runtime=options.runtime, full=options.full)
+                                      runtime=options.runtime, full=options.full,
+                                      quiet=quiet, assume_tvm=options.docs)
+    result.suppressed = quiet.count
     return result, list(result.edits)
 
 
-def _changes(result: Any, site: str) -> list[Change]:
-    return [Change(r.line, r.column, r.old, r.new, r.kind, site)
+def changes(result: Any, site: str) -> list[Change]:
+    return [Change(r.line, r.column, r.old, r.new, r.kind, site, code=r.code,
+                   end_line=r.end_line, end_column=r.end_column)
             for r in result.rewrites]
 
 
@@ -39,7 +45,8 @@ def handle(text: str, path: str, options: Options) -> Outcome:
             return Outcome(invalid=finding)
         outcome.report(finding, SITE)
     outcome.edits = edits
-    outcome.changes = _changes(result, SITE)
+    outcome.changes = changes(result, SITE)
+    outcome.suppressed = result.suppressed
     return outcome
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .common import Finding, Lines, Options, Outcome, may_be_target, value_site
+from .common import Finding, Lines, Options, Outcome, Quiet, may_be_target, value_site
+from .suppress import comment_lines
 
 __all__ = ["Word", "commands", "handle", "quote"]
 
@@ -199,12 +200,57 @@ def _is_tvmc(words: list[Word]) -> bool:
     return False
 
 
+def _substitutions(text: str, words: list[list[Word]]) -> list[tuple[int, str]]:
+    """The command substitutions inside the words (``$(...)``, backquotes), each as (its
+    offset, its text): commands run there are read too."""
+    found: list[tuple[int, str]] = []
+    for command in words:
+        for word in command:
+            raw, index = word.raw, 0
+            while index < len(raw):
+                char = raw[index]
+                if char == "'" and not _inside_double(raw, index):
+                    close = raw.find("'", index + 1)
+                    index = len(raw) if close < 0 else close + 1
+                    continue
+                if char == "\\":
+                    index += 2
+                    continue
+                if raw.startswith("$(", index) and not raw.startswith("$((", index):
+                    end = _skip_expansion(raw, index)
+                    found.append((word.start + index + 2, raw[index + 2:end - 1]))
+                    index = end
+                    continue
+                if char == "`":
+                    end = _skip_expansion(raw, index)
+                    found.append((word.start + index + 1, raw[index + 1:end - 1]))
+                    index = end
+                    continue
+                index += 1
+    return found
+
+
+def _inside_double(raw: str, index: int) -> bool:
+    """Whether ``raw[index]`` lies inside double quotes (a rough count, enough for ``'``)."""
+    return raw.count('"', 0, index) % 2 == 1
+
+
 def handle(text: str, path: str, options: Options) -> Outcome:
+    """A shell script (or its lines in a notebook cell or a code block)."""
+    quiet = options.quiet(comment_lines(text))
+    outcome = _handle(text, path, options, quiet, 0)
+    outcome.suppressed = quiet.count
+    return outcome
+
+
+def _handle(text: str, path: str, options: Options, quiet: Quiet, depth: int,
+            base: int = 0, host: str | None = None) -> Outcome:
     outcome = Outcome()
-    lines = Lines(text)
+    host = text if host is None else host
+    lines = Lines(host)
 
     def where(offset: int) -> Finding:
-        line, column = lines.position(offset)
+        line, column = lines.position(base + offset)
         return Finding(path, line, column, "")
 
     def site(word: Word, prefix: str, name: str, kind: str) -> None:
@@ -215,22 +261,24 @@ def handle(text: str, path: str, options: Options) -> Outcome:
             answer_probe = Outcome()
             value_site(value, quote=quote, options=options, where=where(word.start),
                        site=kind, start=word.start, end=word.end, old=word.raw,
-                       outcome=answer_probe)
+                       outcome=answer_probe, quiet=Quiet())
             if answer_probe.edits or answer_probe.findings:
                 spot = where(word.start)
                 outcome.report(Finding(path, spot.line, spot.column,
                                        f"{name} holds a target built by the shell at run time "
                                        f"({word.raw}); write it as JSON text (`targetlang "
-                                       "migrate TARGET` prints it)"), kind)
+                                       "migrate TARGET` prints it)", "TL205"), kind, quiet)
             return
         value_site(value, quote=lambda new: prefix + quote(new), options=options,
-                   where=where(word.start), site=kind, start=word.start, end=word.end,
-                   old=word.raw, outcome=outcome)
+                   where=where(word.start), site=kind, start=base + word.start,
+                   end=base + word.end, old=word.raw, outcome=outcome, quiet=quiet)
 
-    for words in commands(text):
+    found = commands(text)
+    for words in found:
         if _is_tvmc(words):
             spot = where(words[0].start)
-            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE), "tvmc command")
+            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE, "TL501"),
+                           "tvmc command", quiet)
             continue
         if len(words) > 3 and words[0].raw == "for" and words[2].raw == "in" and \
                 "target" in words[1].raw.lower():  # for target in "llvm -mcpu=x" "cuda"; do
@@ -251,4 +299,7 @@ def handle(text: str, path: str, options: Options) -> Outcome:
                 site(word, name + "=", name, "shell argument")
             elif _TARGET_OPTION.fullmatch(word.raw) and number + 1 < len(words):
                 site(words[number + 1], "", word.raw, "shell argument")
+    if depth < 8:  # $(python run.py --target "...") runs a command too
+        for offset, inner in _substitutions(text, found):
+            outcome.merge(_handle(inner, path, options, quiet, depth + 1, base + offset, host))
     return outcome

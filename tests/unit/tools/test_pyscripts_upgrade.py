@@ -258,9 +258,11 @@ def test_runtime_bridges_what_only_run_time_knows() -> None:
     check(result.text, RUNTIME, result.edits)
     assert result.findings == []
     lines = result.text.splitlines()
-    assert lines[:6] == ["#!/usr/bin/env python", "# -*- coding: latin-1 -*-", '"""A script."""',
-                         "from __future__ import annotations", "import targetlang.compat",
-                         "import tvm"]
+    # the import goes after the docstring, __future__ and the imports already there
+    assert lines[:7] == ["#!/usr/bin/env python", "# -*- coding: latin-1 -*-", '"""A script."""',
+                         "from __future__ import annotations", "import tvm",
+                         "from tvm.target import Target; from targetlang.compat import cuda",
+                         "import targetlang.compat"]
     assert result.text.count("import targetlang.compat") == 1
     assert "from tvm.target import Target; from targetlang.compat import cuda" in lines
     assert '    a = targetlang.compat.Target(f"llvm {attrs}")' in lines
@@ -274,11 +276,12 @@ def test_runtime_bridges_what_only_run_time_knows() -> None:
     assert len(without.findings) == 6  # the five calls and the helper's import
 
 
-def test_runtime_import_goes_after_leading_comments_when_there_is_no_docstring() -> None:
+def test_runtime_import_goes_after_the_imports_already_there() -> None:
     source = "# -*- coding: utf-8 -*-\nimport tvm\nt = tvm.target.Target(x)"
     result = migrate_source(source, runtime=True)
     check(result.text, source, result.edits)
-    assert result.text.splitlines()[:2] == ["# -*- coding: utf-8 -*-", "import targetlang.compat"]
+    assert result.text.splitlines()[:3] == ["# -*- coding: utf-8 -*-", "import tvm",
+                                            "import targetlang.compat"]
 
 
 def test_runtime_does_not_wrap_a_value_that_may_be_none() -> None:

@@ -39,22 +39,25 @@ def only_lines_differ(old: str, new_text: str, lines: set[int]) -> None:
 
 def test_json_values_become_json_strings_and_nothing_else_moves() -> None:
     text = ('{\n  "target" : "cuda -libs=cudnn,cublas",\n  "llvm -mcpu=skylake": 1,\n'
-            '  "list": [1, "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu", "llvm"],\n'
-            '  "prose": "use cuda -arch=sm_80 here"\n}\n')
+            '  "targets": [1, "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu", "llvm"],\n'
+            '  "prose": "use cuda -arch=sm_80 here",\n'
+            '  "expected_str": "cuda -keys=cuda,gpu -arch=sm_80"\n}\n')
     result = run(text, "json")
     assert json.loads(result.text) == {
-        "target": new(CUDA), "llvm -mcpu=skylake": 1, "list": [1, new(ARM), "llvm"],
-        "prose": "use cuda -arch=sm_80 here"}
+        "target": new(CUDA), "llvm -mcpu=skylake": 1, "targets": [1, new(ARM), "llvm"],
+        "prose": "use cuda -arch=sm_80 here", "expected_str": "cuda -keys=cuda,gpu -arch=sm_80"}
     only_lines_differ(text, result.text, {2, 4})
     assert [c.site for c in result.changes] == ["config value"] * 2
+    # a value under a key that does not name a target (a test's expected str()) is reported
+    assert [(f.code, f.line) for f in result.findings] == [("TL602", 6)]
 
 
 def test_json_escaping_follows_the_file() -> None:
-    escaped = '{"name": "caf\\u00e9", "t": "cuda -model=v100"}'
+    escaped = '{"name": "caf\\u00e9", "target": "cuda -model=v100"}'
     assert "\\u00e9" in run(escaped, "json").text
-    plain = '{"name": "café", "t": "cuda -model=v100"}'
+    plain = '{"name": "café", "target": "cuda -model=v100"}'
     result = run(plain, "json").text
-    assert "café" in result and json.loads(result)["t"] == new("cuda -model=v100")
+    assert "café" in result and json.loads(result)["target"] == new("cuda -model=v100")
 
 
 def test_invalid_json_is_reported_and_untouched() -> None:
@@ -73,7 +76,7 @@ job:
   targets:
     - 'cuda -libs=cudnn,cublas'
     - llvm
-  flow: [llvm -device=arm_cpu -mtriple=aarch64-linux-gnu, {t: "cuda -libs=cudnn,cublas"}]
+  flow_targets: [llvm -device=arm_cpu -mtriple=aarch64-linux-gnu, {t: "cuda -libs=cudnn,cublas"}]
   note: |
     target: cuda -arch=sm_80
   folded: cuda -arch=sm_80
@@ -110,13 +113,13 @@ def test_toml_literal_or_basic_strings() -> None:
     tomllib = pytest.importorskip("tomllib")
     text = ('# c\n[build]\ntarget = "cuda -libs=cudnn,cublas" # keep\n'
             "hosts = [\n  'llvm -device=arm_cpu -mtriple=aarch64-linux-gnu',\n  \"llvm\",\n]\n"
-            '"llvm -mcpu=x" = "y"\ninline = { t = "cuda -libs=cudnn,cublas", n = 1 }\n'
+            '"llvm -mcpu=x" = "y"\ninline = { target = "cuda -libs=cudnn,cublas", n = 1 }\n'
             '[tool."cuda -libs=cudnn,cublas"]\nx = 1\n')
     result = run(text, "toml")
     only_lines_differ(text, result.text, {3, 5, 9})
     assert tomllib.loads(result.text) == {
         "build": {"target": new(CUDA), "hosts": [new(ARM), "llvm"], "llvm -mcpu=x": "y",
-                  "inline": {"t": new(CUDA), "n": 1}},
+                  "inline": {"target": new(CUDA), "n": 1}},
         "tool": {CUDA: {"x": 1}}}
     assert toml_literal('{"a": 1}') == "'{\"a\": 1}'"
     assert toml_literal("it's") == '"it\'s"'
@@ -256,8 +259,9 @@ def test_notebook_shell_lines_magic_continuations_and_a_cell_that_is_not_python(
     assert sources[2][1] == f"python t.py --target {shell.quote(new(CUDA))}\n"
     assert sources[3][0] == f"!python t.py --target={shell.quote(new(CUDA))}\n"
     assert sources[3][1].startswith("t = tvm.target.Target({")
-    assert [str(f)[:18] for f in result.findings] == ["n.ipynb:cell 2:1:7", "n.ipynb:cell 3:3:1"]
-    assert result.reported == {"notebook cell": 1, "tvmc command": 1}
+    # the cell Python cannot read holds nothing that looks like a target: no report
+    assert [str(f)[:18] for f in result.findings] == ["n.ipynb:cell 3:3:1"]
+    assert result.reported == {"tvmc command": 1}
 
 
 def test_a_console_prompt_in_any_shell_block() -> None:
@@ -278,10 +282,10 @@ def test_yaml_quoting_reads_back_as_the_value(value: str) -> None:
 
 
 @pytest.mark.parametrize(("kind", "text"), [
-    ("yaml", "t: '  cuda -libs=cudnn,cublas'\n"),
-    ("json", '{"t": "{\\"kind\\": \\"cuda\\", \\"host\\": \\"llvm -mcpu=skylake\\"}"}'),
+    ("yaml", "target: '  cuda -libs=cudnn,cublas'\n"),
+    ("json", '{"target": "{\\"kind\\": \\"cuda\\", \\"host\\": \\"llvm -mcpu=skylake\\"}"}'),
     ("shell", "run --target ' cuda -libs=cudnn,cublas'\n"),
-    ("toml", 't = "\\tcuda -libs=cudnn,cublas"\n'),
+    ("toml", 'target = "\\tcuda -libs=cudnn,cublas"\n'),
 ])
 def test_values_tvm_read_with_blanks_or_as_json_text_with_legacy_parts(kind: str,
                                                                        text: str) -> None:
@@ -312,16 +316,16 @@ def test_invalid_yaml_is_reported_and_untouched_where_pyyaml_can_tell() -> None:
     result = run(text, "yaml")
     assert result.invalid is not None and result.text == text
     assert result.invalid.message.startswith("not YAML")
-    tagged = "r: !Ref x\nt: 'cuda -libs=cudnn,cublas'\n"  # a tag PyYAML cannot construct
+    tagged = "r: !Ref x\ntarget: 'cuda -libs=cudnn,cublas'\n"  # a tag PyYAML cannot construct
     assert run(tagged, "yaml").count("rewritten") == 1
 
 
 @pytest.mark.parametrize("text", [
-    "root: {? '\n\n    ' : cuda -model=it's}\n",
-    "root:\n- '0': cuda -model=it's\n  ? '0\n\n    '\n  : []\n",
-    "root:\n  0#: cuda -model=it's\n",
-    "root:\n  \xa0: cuda -model=it's\n",
-    "k: [1,\n  cuda -model=it's, # c\n  'x']\n",
+    "targets: {? '\n\n    ' : cuda -model=it's}\n",
+    "targets:\n- '0': cuda -model=it's\n  ? '0\n\n    '\n  : []\n",
+    "targets:\n  0#: cuda -model=it's\n",
+    "targets:\n  \xa0: cuda -model=it's\n",
+    "target: [1,\n  cuda -model=it's, # c\n  'x']\n",
 ])
 def test_yaml_shapes_found_by_the_property_tests(text: str) -> None:
     yaml = pytest.importorskip("yaml")
@@ -374,3 +378,44 @@ def test_json_text_means_what_tvm_0_21_read_of_it() -> None:
     value = '{"kind": "llvm", "mcpu": "a\\u0000b"}'
     assert convert_value(value, target_dialect="tvm-0.27") == \
         Rewritten({"kind": "llvm", "mcpu": "a"})
+
+
+# ---- documentation blocks without a language, and suppressions of whole blocks -------------
+
+def test_blocks_without_a_language_are_read_as_what_they_are() -> None:
+    text = ("Indented:\n\n    t = tvm.target.Target('cuda -libs=cudnn,cublas')\n\n"
+            "Commands:\n\n```\n$ python tune.py --target 'cuda -libs=cudnn,cublas'\n```\n\n"
+            "Output:\n\n```\ncuda -keys=cuda,gpu -libs=cudnn,cublas\n```\n\n"
+            "```text\ncuda -libs=cudnn,cublas\n```\n\n"
+            "```yaml\ntarget: cuda -libs=cudnn,cublas\nexpected_str: cuda -libs=cudnn,cublas\n```\n")
+    result = run(text, "markdown", "a.md")
+    lines = result.text.splitlines()
+    assert lines[2] == f"    t = tvm.target.Target({py_dict(CUDA)})"  # no import tvm needed
+    assert lines[7] == f"$ python tune.py --target {shell.quote(new(CUDA))}"
+    assert lines[-3] == f"target: {yaml_quoted(new(CUDA))}"
+    # the output block is reported (TL603); a labelled text block is not code; the expected
+    # value under a key that names no target is reported (TL602)
+    assert [(f.code, f.line) for f in result.findings] == [("TL603", 14), ("TL602", 23)]
+
+
+def py_dict(value: str) -> str:
+    from targetlang.migration._pysites import py_literal
+
+    answer = convert_value(value, target_dialect=OPTIONS.target_dialect)
+    assert isinstance(answer, Rewritten)
+    return py_literal(answer.json)
+
+
+def test_a_comment_before_a_block_suppresses_it() -> None:
+    md = ("<!-- targetlang: ignore[TL101] -->\n```python\ntvm.target.Target('cuda -libs=cudnn,cublas')\n"
+          "```\n\n<!-- targetlang: ignore[TL501] -->\n\n```sh\ntvmc run m\n"
+          "python t.py --target 'cuda -libs=cudnn,cublas'\n```\n")
+    result = run(md, "markdown", "a.md")
+    assert result.findings == [] and result.count("rewritten") == 1 and result.suppressed == 2
+    assert "tvm.target.Target('cuda" in result.text
+    rst = (".. targetlang: ignore\n\n.. code-block:: python\n\n   "
+           "tvm.target.Target('cuda -libs=cudnn,cublas')\n\n>>> tvm.target.Target("
+           "'cuda -libs=cudnn,cublas')\n")
+    result = run(rst, "rst", "a.rst")
+    assert result.count("rewritten") == 1 and result.suppressed == 1
+    assert result.text.splitlines()[4].endswith("('cuda -libs=cudnn,cublas')")

@@ -1,0 +1,93 @@
+"""Record what the upgrade does to running programs: tests/data/upgrade/behaviour.json.
+
+    python3 scripts/record_upgrade_behaviour.py [--check]
+
+Each program of ``tests/data/upgrade/behaviour/`` is a small TVM 0.21 program (targets that
+also reach ``tvm.device``, ``==``, ``.split()``, f-strings, helpers whose properties are
+read, absent attributes, ...). It is run under the TVM 0.21 oracle, upgraded (default mode
+and ``--runtime``), and, where the upgrade changed it, the upgraded program is run under the
+TVM 0.27 oracle (with targetlang and lark on its path, for ``targetlang.compat``). Recorded
+per program and mode: the 0.21 output, the upgraded text, the report codes, and the 0.27
+output. ``tests/cli/test_upgrade_behaviour.py`` replays the upgrade without TVM and checks
+the promise: the same output under 0.27, or the program left byte for byte and reported.
+``--check`` runs the oracles and compares with the recorded file instead of writing it.
+
+The oracles are found as ``scripts/check_migration_releases.py`` finds them
+(``TARGETLANG_ORACLE_DIR``, default ``~/.cache/targetlang-oracle``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from targetlang.upgrade import Options, upgrade_text  # noqa: E402
+
+PROGRAMS = REPO / "tests" / "data" / "upgrade" / "behaviour"
+RECORD = REPO / "tests" / "data" / "upgrade" / "behaviour.json"
+MODES = {"default": Options(), "runtime": Options(runtime=True)}
+
+
+def oracle(name: str) -> Path:
+    base = Path(os.environ.get("TARGETLANG_ORACLE_DIR",
+                               Path.home() / ".cache" / "targetlang-oracle"))
+    return base / "bin" / f"{name}-python"
+
+
+def run(python: Path, source: str) -> dict[str, object]:
+    """The program's observable behaviour: its exit status, standard output, and the last
+    line of standard error (the exception, if it failed)."""
+    import lark
+
+    lark_dir = os.path.dirname(os.path.dirname(lark.__file__))
+    with tempfile.TemporaryDirectory() as work:
+        script = Path(work) / "program.py"
+        script.write_text(source, encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{lark_dir}"}
+        done = subprocess.run([str(python), str(script)], capture_output=True, text=True,
+                              timeout=300, env=env, cwd=work)
+    error = done.stderr.strip().splitlines()[-1:] if done.returncode else []
+    return {"status": done.returncode, "stdout": done.stdout, "error": error[0] if error else ""}
+
+
+def record() -> dict[str, object]:
+    programs: dict[str, object] = {}
+    for path in sorted(PROGRAMS.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        before = run(oracle("tvm021"), source)
+        entry: dict[str, object] = {"tvm-0.21": before}
+        for mode, options in MODES.items():
+            result = upgrade_text(source, path=path.name, file_type="python", options=options)
+            outcome: dict[str, object] = {"upgraded": result.text,
+                                          "codes": [f.code for f in result.findings]}
+            outcome["tvm-0.27"] = run(oracle("tvm027"), result.text) if result.changed \
+                else None
+            entry[mode] = outcome
+        programs[path.name] = entry
+        print(path.name, before["status"], {m: (entry[m]["codes"],  # type: ignore[index]
+                                                (entry[m]["tvm-0.27"] or {}).get("status"))  # type: ignore[index, union-attr]
+                                            for m in MODES}, file=sys.stderr)
+    return {"about": "scripts/record_upgrade_behaviour.py: TVM 0.21 and 0.27 oracles",
+            "programs": programs}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    found = record()
+    if args.check:
+        old = json.loads(RECORD.read_text(encoding="utf-8"))
+        raise SystemExit(0 if old == found else "the recorded behaviour differs")
+    RECORD.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
