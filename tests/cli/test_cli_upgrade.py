@@ -199,7 +199,7 @@ def test_a_run_killed_at_any_moment_leaves_each_file_old_or_new(tmp_path: Path) 
     tree = tmp_path / "tree"
     tree.mkdir()
     kinds = {"py": PY, "yaml": YAML, "sh": 'T="cuda -model=v100"\n',
-             "json": '{"t": "cuda -model=v100"}\n'}
+             "json": '{"target": "cuda -model=v100"}\n'}
     for number in range(40):
         for ending, text in kinds.items():
             (tree / f"f{number}.{ending}").write_text(text)
