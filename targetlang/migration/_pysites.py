@@ -30,7 +30,7 @@ from ._sites import (
     minimal,
 )
 from ._upgrade.suppress import Quiet, python_comment_lines
-from .targets import LEGACY_DIALECT, MigrationWarning, migrate
+from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 
 
 @dataclass(frozen=True, slots=True)
@@ -1022,7 +1022,8 @@ class Engine:
                 self.finding(call, f"tvm.target.{helper}(...): {why} (so did TVM 0.21); "
                                    "not rewritten", "TL405")
                 return "reported"
-        lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)]
+        lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)
+                and not issubclass(w.category, MeaningWarning)]  # (a meaning note is no loss)
         if lost:
             self.finding(call, f"tvm.target.{helper}(...) cannot be migrated without loss "
                                f"({'; '.join(lost)}); not rewritten", "TL401")
