@@ -27,7 +27,9 @@ from ._sites import (
     Unchanged,
     convert_value,
     json_text,
+    meaning_report,
     minimal,
+    notes_of_legacy,
 )
 from ._upgrade.suppress import Quiet, python_comment_lines
 from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
@@ -573,6 +575,10 @@ class Engine:
                                    f"{answer.reason}", "TL403")
             return
         if isinstance(answer, NeedsPerson):
+            if answer.moved:  # only options moved out of the target: one report each
+                for note in answer.moved:
+                    self.finding(node, *reversed(meaning_report(note, f"{role} {node.value!r}")))
+                return
             code = "TL401" if "without loss" in answer.reason else "TL402"
             self.finding(node, f"{role} {node.value!r}: {answer.reason}; not rewritten", code)
             return
@@ -581,7 +587,9 @@ class Engine:
             if others:
                 self._mixed(node, role, others)
                 return
-        self.replace(node, py_literal(answer.json) if direct else py_json_text(answer.json))
+        if self.replace(node, py_literal(answer.json) if direct else py_json_text(answer.json)):
+            for note in answer.notes:
+                self.finding(node, *reversed(meaning_report(note, f"{role} {node.value!r}")))
 
     # ---- behaviour kept: a value used as something else too is left as it is ----------------
 
@@ -1024,8 +1032,15 @@ class Engine:
                 return "reported"
         lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)
                 and not issubclass(w.category, MeaningWarning)]  # (a meaning note is no loss)
+        notes = notes_of_legacy(built, self.dialect, self.environment)
+        what = f"tvm.target.{helper}(...)"
         if lost:
-            self.finding(call, f"tvm.target.{helper}(...) cannot be migrated without loss "
+            moved = [note for note in notes if not note.kept]
+            if len(moved) == len(lost):
+                for note in moved:
+                    self.finding(call, *reversed(meaning_report(note, what)))
+                return "reported"
+            self.finding(call, f"{what} cannot be migrated without loss "
                                f"({'; '.join(lost)}); not rewritten", "TL401")
             return "reported"
         if not self.full:
@@ -1033,6 +1048,9 @@ class Engine:
         if self.suppressed(call, "TL102"):
             return "reported"
         self.replace(call, f"{self.target_callee(call)}({py_literal(migrated)})", code="TL102")
+        for note in notes:
+            if note.compiles:
+                self.finding(call, *reversed(meaning_report(note, what)))
         return "rewritten"
 
     def _inlined(self, call: ast.Call) -> bool:

@@ -13,8 +13,9 @@ TL3xx  behaviour kept: a value that also reaches something other than a target
 TL4xx  a target that cannot move to the release as it is
 TL5xx  an API the release removed (``tvmc``, helpers, properties)
 TL6xx  a legacy-looking value whose role is not known to be a target
-TL7xx  reserved: options whose meaning moved out of the target
-TL8xx  reserved: reasons found across the modules of a whole program
+TL7xx  meaning that moved out of the target (one code for each moved-meaning note, TMabc:
+       TL7ac, the note's family and number; generated from the notes' data)
+TL8xx  reasons found across the modules of a whole program
 ====== ==================================================================================
 
 ``targetlang upgrade --list-codes`` prints this table with what to do for each code;
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["CODES", "Code", "FAMILIES", "matches", "unknown_codes"]
+__all__ = ["CODES", "Code", "FAMILIES", "matches", "moved_meaning_code", "unknown_codes"]
 
 
 class Code(NamedTuple):
@@ -47,8 +48,8 @@ FAMILIES = {
     "TL4": "cannot move as it is",
     "TL5": "removed API",
     "TL6": "role not known to be a target",
-    "TL7": "reserved: meaning moved out of the target",
-    "TL8": "reserved: found across the modules of a program",
+    "TL7": "meaning moved out of the target",
+    "TL8": "found across the modules of a program",
 }
 
 _ALL = [
@@ -173,8 +174,44 @@ _ALL = [
          "it is code, label the fence with its language"),
 ]
 
+
+
+def moved_meaning_code(note_code: str) -> str:
+    """The report code of a moved-meaning note: ``TMabc`` is ``TL7ac`` (its family ``a``
+    and its number ``c`` within the family; the data keeps ``b`` at 0, a test checks)."""
+    return f"TL7{note_code[2]}{note_code[4]}"
+
+
+#: The moved-meaning notes the upgrade reports: how the release compiles the kind (TM1xx, at
+#: a rewritten site) and options moved out of the target (TM2xx, at a site left as it is).
+#: A renamed option (TM3xx) is carried by the rewrite itself: nothing to report.
+MOVED_MEANING_FAMILIES = ("TM1", "TM2")
+
+
+def _moved_meaning_codes() -> list[Code]:
+    from ..meaning import table  # the notes' data, the one place that knows them
+
+    codes = []
+    for entry in table():
+        if not entry["code"].startswith(MOVED_MEANING_FAMILIES):
+            continue
+        rewritten = entry["code"].startswith("TM1")
+        codes.append(Code(
+            moved_meaning_code(entry["code"]), entry["name"],
+            f"{entry['message']} ({entry['code']}); "
+            + ("the site was rewritten: the target reads the same and is compiled otherwise"
+               if rewritten else "the site is left as it is: the option has no place in a "
+               "target of the release"),
+            "add the line the report gives where the target is compiled (it keeps TVM 0.21's "
+            "meaning), then suppress the code" if rewritten else
+            "move the option where the report says (targetlang.migrate_config() shows it), "
+            "drop it from the target, and upgrade again"))
+    return codes
+
+
 #: Every code by its id, in order.
-CODES: dict[str, Code] = {code.id: code for code in _ALL}
+CODES: dict[str, Code] = {code.id: code for code in sorted(
+    [*_ALL, *_moved_meaning_codes()], key=lambda code: code.id)}
 
 
 def matches(code: str, selectors: tuple[str, ...] | frozenset[str]) -> bool:

@@ -12,7 +12,7 @@ from functools import cache
 from ..._lower.dialects import newest_release
 from ...environment import Environment
 from ...target import kinds, tags
-from .._sites import NeedsPerson, Rewritten, convert_value, json_text
+from .._sites import NeedsPerson, Rewritten, convert_value, json_text, meaning_report
 from ..pyscripts import Finding
 from .suppress import Quiet
 
@@ -205,6 +205,15 @@ def value_site(value: str, *, quote: Callable[[str], str], options: Options, whe
         outcome.edits.append((start, end, new))
         outcome.changes.append(Change(where.line, where.column, old, new, "rewritten", site,
                                       value, target, "TL101", end_line))
+        for note in answer.notes:
+            code, message = meaning_report(note, f"{site} {value!r}")
+            outcome.report(Finding(where.path, where.line, where.column, message, code,
+                                   end_line), site, quiet)
+    elif isinstance(answer, NeedsPerson) and answer.moved and role is None:
+        for note in answer.moved:
+            code, message = meaning_report(note, f"{site} {value!r}")
+            outcome.report(Finding(where.path, where.line, where.column, message, code,
+                                   end_line), site, quiet)
     elif isinstance(answer, (Rewritten, NeedsPerson)):
         if role is not None:
             code, message = "TL602", f"{site} {value!r} is a legacy target, but {role}: not " \
