@@ -37,6 +37,7 @@ from check_migration_releases import RELEASES, SHARED, accept, differences, orac
 
 import targetlang as tl
 from targetlang import presets
+from targetlang.migration._program import Program
 from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file
 
 #: Classes of reports, by what their message says.
@@ -145,19 +146,28 @@ def main() -> int:
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--runtime", action="store_true")
     parser.add_argument("--no-oracle", action="store_true")
+    parser.add_argument("--each-file", action="store_true",
+                        help="read each file on its own (not the tree as one program)")
+    parser.add_argument("--list", type=Path, help="write every report (PATH:LINE: CODE message)")
     args = parser.parse_args()
     files = sorted(p for tree in args.trees for p in tree.rglob("*.py") if p.is_file())
+    program = None if args.each_file else Program.of_files(
+        [str(p) for p in files], roots=[str(t) for t in args.trees], target_dialect=args.to)
+    listing: list[str] = []
     changed = 0
     kinds: Counter[str] = Counter()
     reports: Counter[str] = Counter()
     broken: list[str] = []
     values: dict[tuple[str, str], dict[str, Any]] = {}
     unchecked: Counter[str] = Counter()
+    codes: Counter[str] = Counter()
     for path in files:
         result = migrate_file(path, target_dialect=args.to, full=args.full,
-                              runtime=args.runtime)
+                              runtime=args.runtime, program=program)
         for finding in result.findings:
             reports[classify(finding.message)] += 1
+            codes[finding.code] += 1
+            listing.append(f"{finding.path}:{finding.line}: {finding.code} {finding.message}")
         if not result.changed:
             continue
         changed += 1
@@ -182,9 +192,13 @@ def main() -> int:
             values.setdefault((pair[0], json.dumps(pair[1], sort_keys=True)), pair[1])
     print(f"{len(files)} files, {changed} changed; sites: " +
           ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) +
-          f"; {sum(reports.values())} reported")
+          f"; {sum(reports.values())} reported" +
+          (" (each file on its own)" if args.each_file else " (the tree as one program)"))
     for name, count in reports.most_common():
         print(f"  reported {count:5d}  {name}")
+    print("  by code: " + ", ".join(f"{code} {n}" for code, n in sorted(codes.items())))
+    if args.list:
+        args.list.write_text("".join(line + "\n" for line in listing), encoding="utf-8")
     print(f"rewritten sites that are no target value (not sent to the oracles): "
           f"{dict(unchecked)}")
     for line in broken:

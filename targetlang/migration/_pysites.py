@@ -18,6 +18,7 @@ from .._memo import Memo
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
+from ._program import Program, single
 from ._pyflow import Binding, Scopes
 from ._pyuses import DEVICE_CALLS, OTHER_CODES, Flow, Outside, Use, argparse_dest
 from ._sites import (
@@ -312,17 +313,39 @@ def removed_helpers(target_dialect: str) -> frozenset[str]:
 
 @dataclass
 class Value:
-    """What an expression in a target position may hold: ``literals`` (string constants that
-    reach it, ``direct`` when written there), or ``unknown`` (why: run time decides), or a
-    value that needs nothing (a ``Target``, a dict, ``None``)."""
+    """What an expression in a target position may hold: ``literals`` (string constants of
+    this module that reach it, ``direct`` when written there), ``foreign`` ones (written in
+    another module of the program, which decides them), or ``unknown`` (why: run time
+    decides; ``code``: the report's code, TL201 unless the reason has its own), or a value
+    that needs nothing (a ``Target``, a dict, ``None``)."""
 
     literals: list[tuple[ast.Constant, bool]] = field(default_factory=list)
     unknown: str | None = None
     may_be_none: bool = False
+    foreign: list[tuple[Engine, ast.Constant]] = field(default_factory=list)
+    code: str | None = None
+    #: how the user can help a tool decide it (with ``unknown``)
+    help: str | None = None
 
     def merge(self, other: Value) -> Value:
-        return Value(self.literals + other.literals, self.unknown or other.unknown,
-                     self.may_be_none or other.may_be_none)
+        first = self if self.unknown is not None else other
+        return Value(self.literals + other.literals, first.unknown,
+                     self.may_be_none or other.may_be_none, self.foreign + other.foreign,
+                     first.code, first.help)
+
+    def seen_from(self, engine: Engine) -> Value:
+        """This value of ``engine``'s module, as another module sees it: its literals are
+        that module's to decide."""
+        return Value([], self.unknown, self.may_be_none,
+                     [(engine, literal) for literal, _ in self.literals] + self.foreign,
+                     self.code, self.help)
+
+
+def _unknown(what: str, help: str | None = None, code: str | None = None,  # noqa: A002
+             may_be_none: bool = False) -> Value:
+    """A value only run time knows: ``what`` says what it is and why no tool can know it
+    before, ``help`` how the user can help (None: the general advice)."""
+    return Value(unknown=what, help=help, code=code, may_be_none=may_be_none)
 
 
 _KNOWN = Value()
@@ -334,8 +357,14 @@ class Engine:
     def __init__(self, text: str, tree: ast.Module, *, path: str, target_dialect: str,
                  environment: Environment | None, runtime: bool, full: bool,
                  quiet: Quiet | None = None, assume_tvm: bool = False,
-                 outside: Outside | None = None) -> None:
+                 outside: Outside | None = None, program: Program | None = None,
+                 analysis: bool = False) -> None:
         self.text, self.tree, self.path = text, tree, path
+        #: the program this module is read in (a module alone: a program of one module)
+        self.program = program if program is not None else single(
+            text, path, target_dialect=target_dialect, environment=environment)
+        #: an analysis for other modules' questions: what it finds is never written
+        self.analysis = analysis
         self.dialect, self.environment = target_dialect, environment
         self.runtime, self.full = runtime, full
         self.scopes = Scopes(tree)
@@ -348,7 +377,9 @@ class Engine:
         self.quiet = quiet if quiet is not None else Quiet()
         if not self.quiet.lines:
             self.quiet.lines = python_comment_lines(text)
-        self.flow = Flow(self.scopes, role=self.role, callee=self.public_name, outside=outside)
+        self.flow = Flow(self.scopes, role=self.role, callee=self.public_name,
+                         outside=outside if outside is not None else self.program.outside(self),
+                         is_module=lambda node: self.module_of(node) is not None)
         self.reported_literals: set[int] = set()
         self.source = Source(text)
         self.edits: dict[tuple[int, int], str] = {}
@@ -514,12 +545,18 @@ class Engine:
                 self.done.update(id(literal) for literal in mixed)
                 value.unknown = (f"{mixed[0].value!r}, which is also used as something other "
                                  "than a target")
+            foreign = next((literal for engine, literal in value.foreign
+                            if engine.other_uses(literal)), None)
+            if foreign is not None and value.unknown is None:
+                value.unknown = (f"{foreign.value!r} of another module, which is also used "
+                                 "as something other than a target there")
         wrapped = value.unknown is not None and self.runtime and \
             name != "tvm.target.Target" and not value.may_be_none
         for literal, direct in value.literals:
             if direct and wrapped:
                 continue  # inside the bridged expression: compat reads it as TVM 0.21 did
             self._literal(literal, direct, f"{role} of {name}", certain=name in POSITIONS)
+        # (a literal of another module is that module's to rewrite or report)
         if value.unknown is None:
             return
         # the pieces of a computed target are reported (or bridged) with it, not one by one
@@ -532,12 +569,8 @@ class Engine:
                 self.replace(node, f"{self.compat_name()}.Target({self.absorb(node)})",
                              "bridged", "TL105")
             return
-        hint = ("route it through targetlang.compat (upgrade --runtime)" if not self.runtime
-                else "it may be None here, which targetlang.compat.Target does not take")
-        self.finding(node, f"{role} of {name} is {value.unknown}: its value is known only at "
-                           f"run time; a legacy target string there fails on TVM >= 0.24: "
-                           f"give it TargetJSON, or {hint}",
-                     "TL202" if self.runtime else "TL201")
+        self.finding(node, run_time_message(f"{role} of {name}", value, self.runtime),
+                     "TL202" if self.runtime else value.code or "TL201")
 
     def _bridge_callee(self, call: ast.Call, helper: str) -> bool:
         """Route a call through targetlang.compat; whether it was (not suppressed)."""
@@ -603,7 +636,7 @@ class Engine:
         first = others[0]
         seen: list[str] = []
         for use in others:
-            text = f"{use.what} (line {use.line})"
+            text = f"{use.what} ({use.where})"
             if text not in seen:
                 seen.append(text)
         also = "; ".join(seen[:3]) + (f"; and {len(seen) - 3} more" if len(seen) > 3 else "")
@@ -617,7 +650,8 @@ class Engine:
     def value(self, node: ast.expr, depth: int = 0, direct: bool = True) -> Value:
         """What ``node`` may hold, following names (see the module docstring)."""
         if depth > 12:
-            return Value(unknown="a value bound through too many names")
+            return _unknown("a value bound through too many names for the upgrade to follow",
+                            "give it TargetJSON where it is written")
         if isinstance(node, ast.Constant):
             if node.value is None:
                 return Value(may_be_none=True)
@@ -632,11 +666,14 @@ class Engine:
                 found = found.merge(self.value(element, depth + 1, direct))
             return found
         if isinstance(node, ast.Call):
-            return self._call_value(node)
+            return self._call_value(node, depth)
         if isinstance(node, ast.JoinedStr):
-            return Value(unknown="an f-string")
+            return _unknown("an f-string: text put together at run time, which no tool can "
+                            "rewrite as a whole", _BUILT_HELP)
         if isinstance(node, ast.BinOp):
-            return Value(unknown="a computed string (concatenation or formatting)")
+            return _unknown("a computed string (concatenation or formatting): text put "
+                            "together at run time, which no tool can rewrite as a whole",
+                            _BUILT_HELP)
         if isinstance(node, ast.IfExp):
             return self.value(node.body, depth + 1, direct).merge(
                 self.value(node.orelse, depth + 1, direct))
@@ -650,10 +687,10 @@ class Engine:
         if isinstance(node, ast.Subscript):
             return self._item(node, depth)
         if isinstance(node, ast.Attribute):
-            return self._attribute(node)
-        return Value(unknown=f"a {type(node).__name__} expression")
+            return self._attribute(node, depth)
+        return _unknown(f"a {type(node).__name__} expression, whose value only run time knows")
 
-    def _call_value(self, node: ast.Call) -> Value:
+    def _call_value(self, node: ast.Call, depth: int = 0) -> Value:
         name = qualified(node.func, self.names) or ""
         if name in MAKES_TARGET or (name.startswith("tvm.target.") and
                                     name[len("tvm.target."):] in self.helpers()) or \
@@ -661,24 +698,42 @@ class Engine:
             return _KNOWN  # a Target (targetlang.compat's too: never wrapped again)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("with_host",):
             return _KNOWN
-        returned = self._returns(node)
-        if returned is not None:
-            return returned
-        return Value(unknown=f"the result of {dotted(node.func) or 'a call'}(...)")
+        found = self.function_of(node.func)
+        if found is not None:
+            engine, function = found
+            if engine is None:
+                return _unknown(f"the result of {_short(node.func)}(...), a function of a module "
+                                "that cannot be read as Python", _UNREADABLE_HELP, "TL802")
+            returned = self._returned_value(engine, function, depth)
+            if returned is not None:
+                return returned
+            return _unknown(f"the result of {_short(node.func)}(...), a function whose "
+                            "returns are not all known before run time",
+                            "make that function return TargetJSON or a Target")
+        return _unknown(f"the result of {dotted(node.func) or 'a call'}(...), a call into code "
+                        "outside the files of this run", "give it TargetJSON (or upgrade the "
+                        "code it calls in the same run)")
 
-    def _returns(self, call: ast.Call) -> Value | None:
-        """What a function of this program returns, when every ``return`` is known."""
-        if not isinstance(call.func, ast.Name):
-            return None
-        binding = self.scopes.resolve(call.func)
-        function = binding.node if binding is not None else None
+    def _returned_value(self, engine: Engine, function: ast.AST, depth: int) -> Value | None:
+        """What a function of this module or another returns, as this module sees it."""
+        if engine is self:
+            return self.returns(function)
+        key = ("returns", engine.path, getattr(function, "lineno", 0))
+        answer = self.program.ask(key, lambda: engine.returns(function), lambda: _CYCLE)
+        if answer is _CYCLE:
+            return _unknown(f"the result of {getattr(function, 'name', '?')}(...), which "
+                            "leads back where it started (functions or modules that call each "
+                            "other)", _CYCLE_HELP, "TL801")
+        return answer.seen_from(engine) if answer is not None else None
+
+    def returns(self, function: ast.AST) -> Value | None:
+        """What a function of this module returns, when every ``return`` is known."""
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
                 (id(function), "return") in self._following:
             return None
         if function.returns is not None and _is_target_annotation(function.returns):
             return _KNOWN
-        returns = [r for r in self.scopes.of(ast.Return)
-                   if self.scopes.enclosing(r) is function]
+        returns = [r for r in self.scopes.of(ast.Return) if self.scopes.enclosing(r) is function]
         if not returns:
             return None
         self._following.add((id(function), "return"))
@@ -700,8 +755,8 @@ class Engine:
         binding = self.scopes.resolve(node)
         if binding is None:
             if node.id in self.names:
-                return _KNOWN if self.names[node.id] in MAKES_TARGET else Value(
-                    unknown=f"the name {node.id!r}")
+                return _KNOWN if self.names[node.id] in MAKES_TARGET else _unknown(
+                    f"the name {node.id!r} of TVM, whose value only run time knows")
             scope = self.scopes.lookup(node.id, node)
             if scope is not None and depth < 6:
                 # bound more than once: fine when every binding is (a Target, say)
@@ -712,8 +767,15 @@ class Engine:
                         break
                 else:
                     return merged
-            return Value(unknown=f"the variable {node.id!r}, bound more than once or "
-                                 "elsewhere")
+            if scope is None:
+                starred = self._starred(node.id, depth)
+                if starred is not None:
+                    return starred
+            lines = sorted({getattr(b.node, "lineno", 0) for b in (scope[1] if scope else [])})
+            where = f" (lines {', '.join(map(str, lines[:4]))})" if len(lines) > 1 else ""
+            return _unknown(f"the variable {node.id!r}, bound more than once{where} or "
+                            "elsewhere: which binding holds here depends on how the program runs",
+                            "bind the target once, or give every binding TargetJSON")
         found = self._binding(binding, depth)
         if found.unknown is not None and not found.unknown.startswith(("the variable",
                                                                        "the parameter")):
@@ -729,11 +791,226 @@ class Engine:
             return self._parameter(binding)
         statement = self.scopes.statement(binding.node)
         if isinstance(statement, (ast.For, ast.AsyncFor)):
-            return Value(unknown=f"the variable {binding.name!r}, unpacked from an item of "
-                                 f"{_short(statement.iter)}")
+            return _unknown(f"the variable {binding.name!r}, unpacked from an item of "
+                            f"{_short(statement.iter)}, which only run time knows",
+                            "list the targets in a list or tuple the loop goes over")
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            return Value(unknown=f"the variable {binding.name!r}, imported from another module")
-        return Value(unknown=f"the variable {binding.name!r}")
+            return self._imported(binding, statement, depth)
+        return _unknown(f"the variable {binding.name!r}, whose value only run time knows")
+
+    # ---- across modules ------------------------------------------------------------------------
+
+    def _module_text(self, statement: ast.Import | ast.ImportFrom, binding: Binding) -> str:
+        if isinstance(statement, ast.ImportFrom):
+            return "." * statement.level + (statement.module or "")
+        alias = next((a for a in statement.names
+                      if (a.asname or a.name.split(".")[0]) == binding.name), None)
+        return alias.name if alias is not None else binding.name
+
+    def import_target(self, binding: Binding) -> tuple[str, str | None] | None:
+        """Where a name an import binds leads in the program: (the module's file, the name
+        there) for ``from m import x``, (the module's file, None) for a module; None when the
+        module is not among the run's files."""
+        statement = self.scopes.statement(binding.node)
+        if isinstance(statement, ast.ImportFrom):
+            module = "." * statement.level + (statement.module or "")
+            alias = next((a for a in statement.names
+                          if (a.asname or a.name) == binding.name), None)
+            if alias is None:
+                return None
+            joined = (module + "." if module and not module.endswith(".") else module) + \
+                alias.name
+            sub = self.program.resolve(self.path, joined)
+            if sub is not None:
+                return sub, None
+            target = self.program.resolve(self.path, module)
+            return (target, alias.name) if target is not None else None
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                if alias.asname == binding.name:
+                    target = self.program.resolve(self.path, alias.name)
+                    return (target, None) if target is not None else None
+                if alias.asname is None and alias.name.split(".")[0] == binding.name:
+                    target = self.program.resolve(self.path, binding.name)
+                    return (target, None) if target is not None else None
+        return None
+
+    def _imported(self, binding: Binding, statement: ast.Import | ast.ImportFrom,
+                  depth: int) -> Value:
+        module = self._module_text(statement, binding)
+        found = self.import_target(binding)
+        if found is None:
+            if self.program.is_project_module(self.path, module):
+                return _unknown(f"the variable {binding.name!r}, imported from {module}, a "
+                                "module of the project that is not among the files of this run",
+                                "upgrade the whole project in one run (targetlang upgrade "
+                                "on its directory)", "TL803")
+            return _unknown(f"the variable {binding.name!r}, imported from {module}, a module "
+                            "outside the project", "give it TargetJSON")
+        path, member = found
+        if member is None:
+            return _unknown(f"the module {binding.name!r}")
+        return self.foreign_value(path, member, depth)
+
+    def foreign_value(self, path: str, name: str, depth: int) -> Value:
+        """The value module ``path`` binds to ``name``, as this module sees it."""
+        shown = self.program.shown(path)
+
+        def compute() -> Value:
+            other = self.program.analysis(path)
+            if other is None:
+                return _unknown(f"{name} of {shown}, a module that cannot be read as Python",
+                                _UNREADABLE_HELP, "TL802")
+            return other.module_value(name, depth + 1).seen_from(other)
+
+        answer: Value = self.program.ask(("value", path, name), compute, lambda: _unknown(
+            f"{name} of {shown}, which leads back where it started (modules that import each "
+            "other)", _CYCLE_HELP, "TL801"))
+        return answer
+
+    def module_value(self, name: str, depth: int) -> Value:
+        """What this module binds ``name`` to, for a module that imports it."""
+        bindings = self.scopes.bindings.get(self.tree, {}).get(name, [])
+        if not bindings:
+            starred = self._starred(name, depth)
+            if starred is not None:
+                return starred
+            return _unknown(f"{name}, which {self.program.shown(self.path)} does not bind")
+        merged = Value()
+        for binding in bindings:
+            merged = merged.merge(self._binding(binding, depth + 1))
+            if merged.unknown is not None:
+                break
+        return merged
+
+    def _starred(self, name: str, depth: int) -> Value | None:
+        """``name`` from a ``from m import *`` of a module of the program, if one binds it."""
+        for node in self.scopes.of(ast.ImportFrom):
+            if not any(a.name == "*" for a in node.names) or \
+                    self.scopes.enclosing(node) is not self.tree:
+                continue
+            target = self.program.resolve(self.path, "." * node.level + (node.module or ""))
+            if target is None:
+                continue
+            other = self.program.analysis(target)
+            if other is not None and other.scopes.bindings.get(other.tree, {}).get(name):
+                return self.foreign_value(target, name, depth)
+        return None
+
+    def module_of(self, node: ast.expr) -> str | None:
+        """The file of the module ``node`` names (``cfg``, ``pkg.cfg`` through imports)."""
+        if isinstance(node, ast.Name):
+            binding = self.scopes.resolve(node)
+            if binding is None or not isinstance(self.scopes.statement(binding.node),
+                                                 (ast.Import, ast.ImportFrom)):
+                return None
+            found = self.import_target(binding)
+            return found[0] if found is not None and found[1] is None else None
+        if isinstance(node, ast.Attribute):
+            spelled = dotted(node)
+            head: ast.expr = node
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            binding = self.scopes.resolve(head) if isinstance(head, ast.Name) else None
+            statement = self.scopes.statement(binding.node) if binding is not None else None
+            if spelled is not None and isinstance(statement, ast.Import) and any(
+                    a.asname is None and a.name.split(".")[0] == spelled.split(".")[0]
+                    for a in statement.names):
+                direct = self.program.resolve(self.path, spelled)  # import a.b; a.b.NAME
+                if direct is not None:
+                    return direct
+            base = self.module_of(node.value)
+            return self.program.submodule(base, node.attr) if base is not None else None
+        return None
+
+    def function_of(self, func: ast.expr) -> tuple[Engine | None, ast.AST] | None:
+        """The function (of this module or another of the program) a callee names, with the
+        engine of its module (None: that module cannot be read)."""
+        if isinstance(func, ast.Name):
+            binding = self.scopes.resolve(func)
+            if binding is None:
+                return None
+            if isinstance(binding.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return self, binding.node
+            if isinstance(binding.node, ast.ClassDef):
+                init = _initializer(binding.node)
+                return (self, init) if init is not None else None
+            statement = self.scopes.statement(binding.node)
+            if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                found = self.import_target(binding)
+                if found is not None and found[1] is not None:
+                    return self.program.member_function(found[0], found[1])
+            return None
+        if isinstance(func, ast.Attribute):
+            module = self.module_of(func.value)
+            if module is not None:
+                return self.program.member_function(module, func.attr)
+        return None
+
+    def imported_uses(self, path: str, name: str, called: bool = False) -> list[Use]:
+        """The uses this module makes of ``name`` of module ``path`` (``called``: of what
+        calling it returns)."""
+        out: list[Use] = []
+        flow = self.flow
+        for statement in self.scopes.of(ast.ImportFrom):
+            module = "." * statement.level + (statement.module or "")
+            star = any(a.name == "*" for a in statement.names)
+            if self.program.resolve(self.path, module) != path:
+                continue
+            if star:
+                for read in flow.reads_of(name):
+                    if self.scopes.lookup(name, read) is None:
+                        out += self._read_uses(read, called)
+                if not called:
+                    out += flow.outside.exported(name)  # (re-exported by the star)
+                continue
+            for alias in statement.names:
+                if alias.name != name:
+                    continue
+                scope = self.scopes.enclosing(statement)
+                for binding in self.scopes.bindings.get(scope, {}).get(alias.asname or name, []):
+                    if binding.node is not statement:
+                        continue
+                    if called:
+                        for read in flow.binding_reads(binding):
+                            out += self._read_uses(read, True)
+                    else:
+                        out += flow.binding_uses(binding)
+        for node in self.scopes.of(ast.Attribute):
+            if node.attr == name and isinstance(node.ctx, ast.Load) and \
+                    self.module_of(node.value) == path:
+                out += self._read_uses(node, called)
+        return out
+
+    def _read_uses(self, read: ast.expr, called: bool) -> list[Use]:
+        if not called:
+            return self.flow.uses(read)
+        parent = self.scopes.parent.get(read)
+        if isinstance(parent, ast.Call) and parent.func is read:
+            return self.flow.uses(parent)
+        return [Use("unknown", f"{_short(read)} passed on", getattr(read, "lineno", 0))]
+
+    def parameter_of(self, function: ast.AST, argument: int | str) -> Binding | None:
+        """The parameter of a function of this module that an argument goes to (``self`` of
+        a method left out: a class's ``__init__``)."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        if isinstance(self.scopes.enclosing(function), ast.ClassDef) and positional and \
+                not any((dotted(d) or "") == "staticmethod" for d in function.decorator_list):
+            positional = positional[1:]
+        if isinstance(argument, str):
+            chosen = next((a for a in [*positional, *arguments.kwonlyargs]
+                           if a.arg == argument), None)
+        else:
+            chosen = positional[argument] if 0 <= argument < len(positional) else None
+        if chosen is None:
+            return None
+        return next((b for b in self.scopes.bindings.get(function, {}).get(chosen.arg, [])
+                     if b.parameter is chosen), None)
+
+    # ---- containers, attributes --------------------------------------------------------------
 
     def _items(self, container: ast.expr, depth: int, what: str) -> Value:
         """Every item a container expression may give (a list, tuple, set or dict display,
@@ -755,7 +1032,8 @@ class Engine:
             for element in container.values:
                 found = found.merge(self.value(element, depth + 1, direct=False))
             return found
-        return Value(unknown=what)
+        return _unknown(f"{what}, a collection only run time fills",
+                        "list the targets in a list or tuple display")
 
     def container(self, node: ast.expr) -> ast.expr:
         """A list, tuple or dict display ``node`` names (bound once to it), else ``node``."""
@@ -773,13 +1051,91 @@ class Engine:
             found = self._items(node.value, depth, "")
             if found.unknown is None:
                 return found
-        return Value(unknown=f"an item of {_short(node.value)}")
+        return _unknown(f"an item of {_short(node.value)}, a collection only run time fills",
+                        "list the targets in a list, tuple or dict display")
 
-    def _attribute(self, node: ast.Attribute) -> Value:
+    def _attribute(self, node: ast.Attribute, depth: int = 0) -> Value:
         if self._option(node.attr):
-            return Value(unknown=f"the command-line option --{_flag(node.attr)} "
-                                 f"({_short(node)})")
-        return Value(unknown=f"the attribute {_short(node)}")
+            return _unknown(f"the command-line option --{_flag(node.attr)} ({_short(node)}), "
+                            "which only the command line decides", "give the option's default "
+                            "and choices as TargetJSON and pass the target as JSON text "
+                            "(`targetlang migrate TARGET` prints it)")
+        module = self.module_of(node.value)
+        if module is not None:
+            return self.foreign_value(module, node.attr, depth)
+        found = self.class_of(node.value)
+        if found is not None:
+            return self._class_attribute(found, node, depth)
+        return _unknown(f"the attribute {_short(node)}: an attribute may be set wherever its "
+                        "object goes", "give it TargetJSON where it is set")
+
+    def class_of(self, node: ast.expr) -> tuple[Engine | None, ast.ClassDef, ast.Call | None,
+                                                bool] | None:
+        """The class whose attribute ``node.x`` reads: (its module's engine, the class, the
+        call that made the instance (None: the class itself, or ``self``), whether ``node``
+        is an instance)."""
+        if isinstance(node, ast.Call):
+            found = self._class_named(node.func)
+            return (found[0], found[1], node, True) if found is not None else None
+        if isinstance(node, ast.Name):
+            binding = self.scopes.resolve(node)
+            if binding is None:
+                return None
+            if binding.value is not None and isinstance(binding.value, ast.Call):
+                found = self._class_named(binding.value.func)
+                return (found[0], found[1], binding.value, True) if found is not None else None
+            if binding.parameter is not None and binding.function is not None:
+                holder = self.scopes.enclosing(binding.function)
+                arguments = getattr(binding.function, "args", None)
+                first = [*arguments.posonlyargs, *arguments.args][:1] if arguments else []
+                if isinstance(holder, ast.ClassDef) and first and first[0] is binding.parameter:
+                    return self, holder, None, True  # self
+                return None
+        found = self._class_named(node)
+        return (found[0], found[1], None, False) if found is not None else None
+
+    def _class_named(self, node: ast.expr) -> tuple[Engine | None, ast.ClassDef] | None:
+        if isinstance(node, ast.Name):
+            binding = self.scopes.resolve(node)
+            if binding is None:
+                return None
+            if isinstance(binding.node, ast.ClassDef):
+                return self, binding.node
+            if isinstance(self.scopes.statement(binding.node), (ast.Import, ast.ImportFrom)):
+                found = self.import_target(binding)
+                if found is not None and found[1] is not None:
+                    return self.program.member_class(found[0], found[1])
+            return None
+        if isinstance(node, ast.Attribute):
+            module = self.module_of(node.value)
+            if module is not None:
+                return self.program.member_class(module, node.attr)
+        return None
+
+    def _class_attribute(self, found: tuple[Engine | None, ast.ClassDef, ast.Call | None, bool],
+                         node: ast.Attribute, depth: int) -> Value:
+        engine, holder, call, instance = found
+        name = f"{holder.name}.{node.attr}"
+        if engine is None:
+            return _unknown(f"the attribute {name}, of a module that cannot be read as Python",
+                            _UNREADABLE_HELP, "TL802")
+        bindings = [b for b in engine.scopes.bindings.get(holder, {}).get(node.attr, [])
+                    if b.value is not None]
+        if len(bindings) != 1 or len(engine.scopes.bindings.get(holder, {}).get(
+                node.attr, [])) != 1:
+            return _unknown(f"the attribute {name}, which its class does not bind once",
+                            "give it TargetJSON where it is set")
+        if self.program.stored(node.attr):
+            return _unknown(f"the attribute {name}, which the program also sets elsewhere "
+                            f"(.{node.attr} = ...)", "give it TargetJSON where it is set")
+        if instance and _fields_of(holder):
+            passed = call is not None and (call.args or any(
+                k.arg in (None, node.attr) for k in call.keywords))
+            if call is None or passed:
+                return _unknown(f"the attribute {name}, a field each instance may set",
+                                "give it TargetJSON where the instance is made")
+        value = engine._binding(bindings[0], depth + 1)
+        return value if engine is self else value.seen_from(engine)
 
     def _option(self, dest: str, only: list[ast.Call] | None = None) -> bool:
         """An argparse option whose value flows into a target: its default and choices become
@@ -806,6 +1162,8 @@ class Engine:
                         self._argparse.setdefault(dest, []).append(call)
         return self._argparse
 
+    # ---- parameters ----------------------------------------------------------------------
+
     def _parameter(self, binding: Binding) -> Value:
         parameter, function = binding.parameter, binding.function
         assert parameter is not None
@@ -828,30 +1186,111 @@ class Engine:
             self._literal(default, False, f"the default of the parameter {binding.name!r}")
         fixture = any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
             "fixture") for d in getattr(function, "decorator_list", []))
-        who = ("pytest gives it at run time" if where.startswith("test") or fixture else
-               "its callers decide")
-        return Value(unknown=f"the parameter {binding.name!r} of {where} ({who})",
-                     may_be_none=none)
+        if where.startswith("test") or fixture:
+            return _unknown(f"the parameter {binding.name!r} of {where}, which pytest gives at "
+                            "run time from a fixture this module does not list",
+                            "list the targets in @pytest.mark.parametrize or "
+                            "tvm.testing.parameter(...) beside the test",
+                            may_be_none=none)
+        seen = self.callers_seen(function) if function is not None else []
+        callers = f" (callers seen: {', '.join(seen[:3])}" + (
+            f" and {len(seen) - 3} more)" if len(seen) > 3 else ")") if seen else \
+            " (no caller in the files of this run)"
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return _unknown(f"the parameter {binding.name!r} of a lambda, which is called "
+                            "wherever it goes", GENERAL_HELP, may_be_none=none)
+        holder = self.scopes.enclosing(function)
+        if isinstance(holder, ast.ClassDef):
+            return _unknown(f"the parameter {binding.name!r} of the method "
+                            f"{holder.name}.{where}{callers}, which is called wherever its "
+                            "objects go", "give each caller's target TargetJSON",
+                            may_be_none=none)
+        if self._closed(function):
+            return _unknown(f"the parameter {binding.name!r} of {where}{callers}, whose "
+                            "callers pass values only run time knows, or pass the function on",
+                            "give each caller's target TargetJSON", may_be_none=none)
+        return _unknown(f"the parameter {binding.name!r} of {where}{callers}, a function "
+                        "other modules can import and call: no tool sees every caller of an "
+                        "importable function", f"if only this project calls it, make it "
+                        f"private (_{where.lstrip('_')}) so that its callers decide it, or "
+                        "give every caller's target TargetJSON", "TL804", may_be_none=none)
 
-    def _calls_of(self, function: ast.AST) -> list[ast.Call] | None:
-        """Every call of a function this program alone calls (nested in a function, private,
-        or in a test or script file that nothing imports), when the program only ever calls
-        it (never passes it on); else None."""
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
-                function.decorator_list:
-            return None
+    def _closed(self, function: ast.AST) -> bool:
+        """Whether every caller of a function is in the program: nested in another function,
+        private (a leading underscore), or of a module that runs as a script or a test module
+        that no other module of the run imports."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
         outer = self.scopes.enclosing(function)
         if isinstance(outer, ast.ClassDef):
-            return None
+            return False
+        if outer is not self.tree or function.name.startswith("_"):
+            return True
         name = PurePath(self.path).name
-        if outer is self.tree and not function.name.startswith("_") and not (
-                name.startswith("test_") or name.endswith("_test.py") or
-                package_of(self.path) is None and "/python/" not in self.path):
-            return None
+        test = name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+        return (self.program.is_script(self.path) or test) and \
+            not self.program.imported(self.path)
+
+    def callers_seen(self, function: ast.AST) -> list[str]:
+        """Where the program calls a function (``path:line``, this module's first)."""
+        name = getattr(function, "name", "")
+        here = [f"line {read.lineno}" for read in self.flow.reads_of(name)
+                if isinstance(self.scopes.parent.get(read), ast.Call) and
+                self.scopes.parent[read].func is read and  # type: ignore[attr-defined]
+                (b := self.scopes.resolve(read)) is not None and b.node is function]
+        if self.scopes.enclosing(function) is not self.tree:
+            return here
+        for path in self.program.importers(self.path, name)[:8]:
+            other = self.program.analysis(path)
+            if other is not None:
+                here += [f"{self.program.shown(path)}:{line}"
+                         for line in other.call_lines(self.path, name)]
+        return here
+
+    def call_lines(self, path: str, name: str) -> list[int]:
+        """The lines where this module calls ``name`` of module ``path``."""
+        return sorted({getattr(call, "lineno", 0) for call in self.calls_to(path, name) or []})
+
+    def calls_to(self, path: str, name: str) -> list[ast.Call] | None:
+        """This module's calls of function ``name`` of module ``path`` (None: it passes the
+        function on, so its callers are elsewhere)."""
         calls: list[ast.Call] = []
-        for read in self.scopes.of(ast.Name):
-            if read.id != function.name or not isinstance(read.ctx, ast.Load):
+        for statement in self.scopes.of(ast.ImportFrom):
+            module = "." * statement.level + (statement.module or "")
+            if self.program.resolve(self.path, module) != path:
                 continue
+            for alias in statement.names:
+                if alias.name not in (name, "*"):
+                    continue
+                local = name if alias.name == "*" else alias.asname or name
+                for read in self.flow.reads_of(local):
+                    binding = self.scopes.resolve(read)
+                    if alias.name != "*" and (binding is None or binding.node is not statement):
+                        continue
+                    if alias.name == "*" and binding is not None:
+                        continue
+                    parent = self.scopes.parent.get(read)
+                    if not (isinstance(parent, ast.Call) and parent.func is read):
+                        return None
+                    calls.append(parent)
+        for node in self.scopes.of(ast.Attribute):
+            if node.attr == name and isinstance(node.ctx, ast.Load) and \
+                    self.module_of(node.value) == path:
+                parent = self.scopes.parent.get(node)
+                if not (isinstance(parent, ast.Call) and parent.func is node):
+                    return None
+                calls.append(parent)
+        return calls
+
+    def _calls_of(self, function: ast.AST) -> list[tuple[Engine, ast.Call]] | None:
+        """Every call of a function whose callers are all in the program (see
+        :meth:`_closed`), when the program only ever calls it (never passes it on); else
+        None."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                function.decorator_list or not self._closed(function):
+            return None
+        calls: list[tuple[Engine, ast.Call]] = []
+        for read in self.flow.reads_of(function.name):
             binding = self.scopes.resolve(read)
             if binding is None:
                 found = self.scopes.lookup(read.id, read)
@@ -863,11 +1302,20 @@ class Engine:
             parent = self.scopes.parent.get(read)
             if not (isinstance(parent, ast.Call) and parent.func is read):
                 return None  # passed on: its callers are elsewhere
-            calls.append(parent)
+            calls.append((self, parent))
+        if self.scopes.enclosing(function) is self.tree and function.name.startswith("_"):
+            for path in self.program.importers(self.path, function.name):
+                other = self.program.analysis(path)
+                if other is None:
+                    return None
+                elsewhere = other.calls_to(self.path, function.name)
+                if elsewhere is None:
+                    return None
+                calls += [(other, call) for call in elsewhere]
         return calls or None
 
     def _arguments(self, binding: Binding) -> Value | None:
-        """The values the program's own calls pass to a parameter, when they are all known."""
+        """The values the program's calls pass to a parameter, when they are all known."""
         function, parameter = binding.function, binding.parameter
         assert parameter is not None
         if (id(function), binding.name) in self._following:
@@ -883,7 +1331,7 @@ class Engine:
         self._following.add((id(function), binding.name))
         try:
             found = Value()
-            for call in calls:
+            for engine, call in calls:
                 if any(isinstance(a, ast.Starred) for a in call.args) or \
                         any(k.arg is None for k in call.keywords):
                     return None
@@ -893,8 +1341,11 @@ class Engine:
                 if not given:
                     if binding.default is None:
                         return None
-                    given = [binding.default]
-                value = self.value(given[0], 1, direct=False)
+                    value = self.value(binding.default, 1, direct=False)
+                else:
+                    value = engine.value(given[0], 1, direct=False)
+                    if engine is not self:
+                        value = value.seen_from(engine)
                 if value.unknown is not None:
                     return None
                 found = found.merge(value)
@@ -1253,11 +1704,24 @@ class Engine:
                 continue  # targetlang.compat reads it as TVM 0.21 did
             if uses and all(use.kind == "device" for use in uses):
                 continue  # a device name (tvm.runtime.enabled reads the first word itself)
+            reached = next((use for use in uses if use.kind == "target"), None)
+            if reached is not None:
+                # it reaches a target the following of target positions did not see (through
+                # a function's parameter, another module): a site like the others
+                if self.runtime and any(use.other for use in uses):
+                    self.done.add(id(node))  # kept; its target positions read it at run time
+                    continue
+                self._literal(node, False, f"a value that reaches {reached.what} "
+                                           f"({reached.where})", certain=False)
+                continue
+            goes = next((use for use in uses if use.other), None)
+            to = f" (it goes to {goes.what}, {goes.where})" if goes is not None else ""
             self.finding(node, f"{node.value!r} is a legacy target string whose use here is not "
                                f"known to be a target (a constant, an expected value, a "
-                               f"message): not rewritten; where it reaches a target, give it "
-                               f"the JSON text TVM >= 0.24 reads ('targetlang migrate')",
-                         "TL601")
+                               f"message){to}: no tool can tell a target from text about one; "
+                               "not rewritten: if it is a target, give it the JSON text TVM "
+                               ">= 0.24 reads ('targetlang migrate'), if it is text about a "
+                               "target, suppress this code", "TL601")
 
     # ---- where an import goes ----------------------------------------------------------------
 
@@ -1305,6 +1769,49 @@ class Engine:
 
 
 # ---- small helpers -------------------------------------------------------------------------------
+
+_BUILT_HELP = ("build a dict from the same pieces ({\"kind\": \"llvm\", \"mcpu\": cpu}) "
+               "instead of text")
+_UNREADABLE_HELP = "make that module valid Python, then upgrade again"
+_CYCLE_HELP = "give it TargetJSON where it is written"
+#: an answer of a question across modules that led back to itself
+_CYCLE = object()
+
+
+def _initializer(holder: ast.ClassDef) -> ast.FunctionDef | None:
+    """A class's own ``__init__``."""
+    return next((node for node in holder.body if isinstance(node, ast.FunctionDef) and
+                 node.name == "__init__"), None)
+
+
+def _fields_of(holder: ast.ClassDef) -> bool:
+    """Whether a class's attributes are fields its constructor takes (a dataclass, attrs, a
+    NamedTuple, a pydantic or similar model)."""
+    for decorator in holder.decorator_list:
+        name = dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
+        if name.rsplit(".", 1)[-1] in ("dataclass", "define", "frozen", "mutable", "s",
+                                       "attrs", "dataclass_transform"):
+            return True
+    return any((dotted(base) or "").rsplit(".", 1)[-1] in (
+        "NamedTuple", "BaseModel", "TypedDict", "Struct") for base in holder.bases) or \
+        _initializer(holder) is None and bool(holder.keywords)
+
+
+#: How a user can help where nothing more particular is known.
+GENERAL_HELP = "give it TargetJSON"
+
+
+def run_time_message(site: str, value: Value, runtime: bool) -> str:
+    """The report of a target position whose value only run time knows: what the value is,
+    why no tool can know it before, and how the user can help."""
+    if runtime:  # (--runtime left it: it may be None)
+        return (f"{site} is {value.unknown}; it may be None here, which "
+                "targetlang.compat.Target does not take: route the value through "
+                "targetlang.compat.Target where it is not None")
+    return (f"{site} is {value.unknown}; a legacy target string there fails on TVM >= 0.24: "
+            f"{value.help or GENERAL_HELP}, or route it through targetlang.compat "
+            "(upgrade --runtime)")
+
 
 
 _PROPERTIES: Memo[str, dict[str, dict[str, Any]]] = Memo(64)

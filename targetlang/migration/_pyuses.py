@@ -38,9 +38,12 @@ from ._pyflow import Binding, Scopes
 
 __all__ = ["OTHER_CODES", "Flow", "Nowhere", "Outside", "Use", "argparse_dest"]
 
-#: The report code of each kind of other use.
+#: The report code of each kind of other use (``cycle``, ``unreadable``: what a reading of
+#: the whole program met: modules that lead back to where they started, a module that
+#: cannot be read).
 OTHER_CODES = {"device": "TL301", "compared": "TL302", "string": "TL303",
-               "formatted": "TL304", "unknown": "TL305"}
+               "formatted": "TL304", "unknown": "TL305", "cycle": "TL801",
+               "unreadable": "TL802"}
 #: TVM calls whose first argument is a device name, or a target text of which they read the
 #: first word themselves (``tvm.runtime.enabled("llvm -mtriple=...")``, TVM 0.21's
 #: ``tvm.testing.device_enabled``, which splits it): JSON text breaks them (checked in the
@@ -79,10 +82,19 @@ class Use:
     line: int
     #: a neutral use that only shows the value (printed, logged, a message)
     shown: bool = False
+    #: the module it is in, when not the value's own (as the run names the file)
+    path: str = ""
 
     @property
     def other(self) -> bool:
         return self.kind in OTHER_CODES
+
+    @property
+    def where(self) -> str:
+        """``line N``, or ``PATH:N`` in another module (or ``PATH`` alone)."""
+        if self.path:
+            return f"{self.path}:{self.line}" if self.line else self.path
+        return f"line {self.line}"
 
 
 class Outside(Protocol):
@@ -98,6 +110,9 @@ class Outside(Protocol):
     def returned(self, function: ast.AST) -> list[Use]:
         """The uses other modules make of what ``function`` returns."""
 
+    def attribute(self, holder: str, name: str) -> list[Use]:
+        """The uses other modules make of the class attribute ``holder.name``."""
+
 
 class Nowhere:
     """One module on its own: nothing is known of other modules, and nothing seen there."""
@@ -111,6 +126,9 @@ class Nowhere:
     def returned(self, function: ast.AST) -> list[Use]:
         return []
 
+    def attribute(self, holder: str, name: str) -> list[Use]:
+        return []
+
 
 class Flow:
     """The uses of values in one module.
@@ -122,11 +140,13 @@ class Flow:
 
     def __init__(self, scopes: Scopes, *, role: Callable[[ast.Call, ast.expr], str | None],
                  callee: Callable[[ast.expr], str | None],
-                 outside: Outside | None = None) -> None:
+                 outside: Outside | None = None,
+                 is_module: Callable[[ast.expr], bool] | None = None) -> None:
         self.scopes = scopes
         self.role = role
         self.callee = callee
         self.outside = outside or Nowhere()
+        self.is_module = is_module or (lambda node: False)
         self._reads: dict[str, list[ast.Name]] | None = None
         self._bound_to: dict[int, list[Binding]] | None = None
         self._scope_of_binding: dict[int, ast.AST] = {}
@@ -188,6 +208,28 @@ class Flow:
         self._value(node, out, 0, set(), False)
         return out
 
+    def binding_uses(self, binding: Binding) -> list[Use]:
+        """Every use of the value a binding gives its name (a parameter, an import)."""
+        out: list[Use] = []
+        self._name_reads(binding, out, 0, set(), False, False)
+        return out
+
+    def attribute_uses(self, name: str, holder: str | None = None) -> list[Use]:
+        """The uses of every read of an attribute ``name`` in this module that may be a
+        class's (an instance goes anywhere: only reads of a module's or TVM's names are
+        left out)."""
+        if self._attributes is None:
+            self._attributes = {}
+            for node in self.scopes.of(ast.Attribute):
+                self._attributes.setdefault(node.attr, []).append(node)
+        out: list[Use] = []
+        seen: set[tuple[int, bool]] = set()
+        for node in self._attributes.get(name, []):
+            if isinstance(node.ctx, ast.Load) and not (self.callee(node) or "").startswith(
+                    "tvm.") and not self.is_module(node.value):
+                self._value(node, out, 1, seen, False)
+        return out
+
     def _line(self, node: ast.AST) -> int:
         return getattr(node, "lineno", 0) or getattr(self.scopes.statement(node), "lineno", 0)
 
@@ -200,9 +242,15 @@ class Flow:
         for read in self.binding_reads(binding):
             self._next(read, out, depth, seen, container, derived)
         scope = self._scope_of_binding.get(id(binding))
-        if scope is self.scopes.tree and not binding.name.startswith("_"):
-            for use in self.outside.exported(binding.name):
-                out.append(use)
+        if scope is self.scopes.tree:
+            out += self.outside.exported(binding.name)
+        elif isinstance(scope, ast.ClassDef):  # a class attribute: read as an attribute
+            key = (id(binding), True)
+            if key not in seen:
+                seen.add(key)
+                for attribute in self._class_reads(binding.name):
+                    self._value(attribute, out, depth + 1, seen, derived)
+                out += self.outside.attribute(scope.name, binding.name)
         if self._augmented is None:
             self._augmented = {}
             for node in self.scopes.of(ast.AugAssign):
@@ -215,6 +263,14 @@ class Flow:
                     self.scopes.lookup(target.id, target)[0] is scope:  # type: ignore[index]
                 self._add(out, "formatted", f"{target.id} {_OPS.get(type(node.op), '?')}= ...",
                           node, derived)
+
+    def _class_reads(self, name: str) -> list[ast.Attribute]:
+        if self._attributes is None:
+            self.attribute_uses("")  # builds the index
+        assert self._attributes is not None
+        return [node for node in self._attributes.get(name, [])
+                if isinstance(node.ctx, ast.Load) and not self.is_module(node.value) and
+                not (self.callee(node) or "").startswith("tvm.")]
 
     def _next(self, node: ast.expr, out: list[Use], depth: int, seen: set[tuple[int, bool]],
               container: bool, derived: bool) -> None:
@@ -484,7 +540,7 @@ class Flow:
                 self._next(parent, out, depth, seen, container, derived)
             else:
                 self._add(out, "unknown", f"{function.name} passed on", read, derived)
-        if not function.name.startswith("_"):
+        if self.scopes.enclosing(function) is self.scopes.tree:
             out.extend(self.outside.returned(function))
 
     def _option(self, call: ast.Call, out: list[Use], depth: int, seen: set[tuple[int, bool]],

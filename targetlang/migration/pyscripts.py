@@ -70,6 +70,7 @@ from pathlib import Path
 from .._files import unified_diff, write_atomically
 from .._lower.dialects import newest_release, releases
 from ..environment import Environment
+from ._program import Program
 from ._pysites import (
     Engine,
     Finding,
@@ -118,11 +119,12 @@ class ScriptResult:
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | None = None,
                    environment: Environment | None = None, runtime: bool = False,
                    full: bool = False, quiet: Quiet | None = None,
-                   assume_tvm: bool = False) -> ScriptResult:
+                   assume_tvm: bool = False, program: Program | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text (``target_dialect``
     None: the newest release the library knows). ``quiet``: what the configuration
     suppresses (the text's own ``# targetlang: ignore`` comments are read here);
-    ``assume_tvm``: ``tvm`` names TVM without an import (a documentation code block)."""
+    ``assume_tvm``: ``tvm`` names TVM without an import (a documentation code block);
+    ``program``: the modules read with it as one program (None: the text alone)."""
     target_dialect = target_dialect or newest_release()
 
     result = ScriptResult(path=path, original=text, text=text)
@@ -142,7 +144,7 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | N
         return result
     engine = Engine(text, tree, path=path, target_dialect=target_dialect,
                     environment=environment, runtime=runtime, full=full, quiet=quiet,
-                    assume_tvm=assume_tvm)
+                    assume_tvm=assume_tvm, program=program)
     engine.run()
     result.findings = engine.findings
     result.rewrites = engine.rewrites
@@ -198,8 +200,9 @@ def _why(error: BaseException) -> str:
 def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
                  target_dialect: str | None = None,
                  environment: Environment | None = None, runtime: bool = False,
-                 full: bool = False) -> ScriptResult:
-    """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""
+                 full: bool = False, program: Program | None = None) -> ScriptResult:
+    """Rewrite one file's legacy target literals; with ``write`` replace it atomically
+    (``program``: the modules read with it as one program)."""
 
     file = Path(path)
     kind = os.stat(file).st_mode  # before opening: opening a FIFO waits for its writer
@@ -213,7 +216,8 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
         return ScriptResult(path=str(path), original="", text="", findings=[decoded])
     text, encoding = decoded
     result = migrate_source(text, path=str(path), target_dialect=target_dialect,
-                            environment=environment, runtime=runtime, full=full)
+                            environment=environment, runtime=runtime, full=full,
+                            program=program)
     if write and result.changed:
         try:
             data = result.text.encode(encoding)

@@ -209,9 +209,29 @@ def _moved_meaning_codes() -> list[Code]:
     return codes
 
 
+_ACROSS_MODULES = [
+    Code("TL801", "module-cycle", "following the value leads back to where it started "
+         "(modules or functions that import or call each other): no answer is guessed, so it "
+         "is left as it is",
+         "give the target TargetJSON where it is written, then upgrade again"),
+    Code("TL802", "unreadable-module", "the value comes from, or goes to, a module of the run "
+         "that cannot be read as Python (its own TL001 says why): what it holds or does "
+         "with the value is not known",
+         "make that module valid Python, then upgrade again"),
+    Code("TL803", "module-not-in-run", "the value is imported from a module of the project "
+         "that is not among the files of this run (not given, excluded, or not found)",
+         "upgrade the whole project in one run (targetlang upgrade on its directory), or give "
+         "the value TargetJSON where it is written"),
+    Code("TL804", "importable-parameter", "a target position holds a parameter of a function "
+         "other modules can import: code outside the files of the run may call it, so its "
+         "callers are not all known (the message names the callers seen)",
+         "if only this project calls it, make it private (a leading underscore): its callers "
+         "then decide it; else give every caller's target TargetJSON, or run with --runtime"),
+]
+
 #: Every code by its id, in order.
 CODES: dict[str, Code] = {code.id: code for code in sorted(
-    [*_ALL, *_moved_meaning_codes()], key=lambda code: code.id)}
+    [*_ALL, *_moved_meaning_codes(), *_ACROSS_MODULES], key=lambda code: code.id)}
 
 
 def matches(code: str, selectors: tuple[str, ...] | frozenset[str]) -> bool:

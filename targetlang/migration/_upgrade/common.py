@@ -12,6 +12,7 @@ from functools import cache
 from ..._lower.dialects import newest_release
 from ...environment import Environment
 from ...target import kinds, tags
+from .._program import Program
 from .._sites import NeedsPerson, Rewritten, convert_value, json_text, meaning_report
 from ..pyscripts import Finding
 from .suppress import Quiet
@@ -35,6 +36,8 @@ class Options:
     ignore: frozenset[str] = frozenset()
     #: programs embedded in documentation: ``tvm`` names TVM without an import
     docs: bool = False
+    #: the Python modules of the run, read as one program (None: each file on its own)
+    program: Program | None = field(default=None, compare=False)
 
     def quiet(self, lines: dict[int, frozenset[str] | None] | None = None) -> Quiet:
         """The suppressions of one program: its directive comments and these codes."""

@@ -24,7 +24,8 @@ def run_engine(program: str, *, path: str, options: Options,
                                       target_dialect=options.target_dialect,
                                       environment=options.environment,
                                       runtime=options.runtime, full=options.full,
-                                      quiet=quiet, assume_tvm=options.docs)
+                                      quiet=quiet, assume_tvm=options.docs,
+                                      program=options.program)
     result.suppressed = quiet.count
     return result, list(result.edits)
 
