@@ -365,6 +365,14 @@ class Program:
         if engine is None:
             return None, ast.Pass()
         bindings = engine.scopes.bindings.get(engine.tree, {}).get(name, [])
+        if not bindings and depth <= MAX_MODULES:  # from .x import *: where x binds it
+            for node in engine.scopes.of(ast.ImportFrom):
+                if any(a.name == "*" for a in node.names) and \
+                        engine.scopes.enclosing(node) is engine.tree:
+                    target = self.resolve(engine.path, "." * node.level + (node.module or ""))
+                    found = self._member(target, name, depth + 1) if target else None
+                    if found is not None:
+                        return found
         if len(bindings) != 1 or depth > MAX_MODULES:
             return None
         node = bindings[0].node

@@ -119,6 +119,10 @@ CANONICAL = {
     "tvm.script.ir_builder.tir.target": "tvm.script.tir.target",
     "tvm.script.ir_builder.tir.ir.target": "tvm.script.tir.target",
     "tvm.script.parser.tir.target": "tvm.script.tir.target",
+    # TVMScript's I.vdevice(target, ...), however it is imported
+    "tvm.script.ir.vdevice": "tvm.script.ir_builder.ir.ir.vdevice",
+    "tvm.script.parser.ir.vdevice": "tvm.script.ir_builder.ir.ir.vdevice",
+    "tvm.script.ir_builder.ir.vdevice": "tvm.script.ir_builder.ir.ir.vdevice",
 }
 #: Positional parameters that are targets: TVM 0.21's signatures (relay.build: TVM 0.19's).
 POSITIONS: Mapping[str, Mapping[int, str]] = {

@@ -10,9 +10,9 @@ import re
 from collections.abc import Callable, Iterator
 
 from . import configs, python, shell
-from .common import Finding, Lines, Options, Outcome
+from .common import Finding, Lines, Options, Outcome, Quiet
 from .embed import Piece, lift
-from .suppress import DIRECTIVE, directive_codes
+from .suppress import DIRECTIVE, directive_codes, python_comment_lines
 
 __all__ = ["handle_markdown", "handle_rst"]
 
@@ -146,6 +146,8 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
     outcome = Outcome()
     host_lines = Lines(text)
     docs_options = dataclasses.replace(options, docs=True)
+    #: the page's Python blocks, read together as one program after the others
+    python_blocks: list[tuple[list[Piece], frozenset[str] | None]] = []
     for block, strip, language, suppressed in blocks:
         if not block:
             continue
@@ -172,12 +174,24 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
         program = "".join(piece.text for piece in pieces)
         if not program.strip():
             continue
-        handler: Handler = config if config is not None else \
-            python.handle if kind == "python" else shell.handle
+        if config is None and kind == "python":
+            why = _not_python(program)
+            if why is None:
+                python_blocks.append((pieces, suppressed))
+                continue
+            if _holds_target(program) or "tvm.target" in program:
+                line, column = host_lines.position(block[0][0])
+                finding = Finding(path, line, column, f"a {language or kind} code block holds "
+                                  "what looks like a legacy target, but is not valid Python "
+                                  f"({why}): no site in it can be known", "TL004")
+                if not block_options.quiet().covers("TL004", 1):
+                    outcome.report(finding, "python code block")
+            continue
+        handler: Handler = config if config is not None else shell.handle
         kind = language if config is not None else kind
         inner = handler(program, path, block_options)
         if inner.invalid is not None:
-            if _holds_target(program) or "tvm.target" in program:
+            if _holds_target(program):
                 line, column = host_lines.position(block[0][0])
                 finding = Finding(path, line, column, f"a {language or kind} code block holds "
                                   f"what looks like a legacy target, but is not valid "
@@ -186,14 +200,59 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
                 if not block_options.quiet().covers("TL004", 1):
                     outcome.report(finding, f"{kind} code block")
             continue
-        lifted = lift(inner, pieces, text, host_lines, path=path)
-        lifted.changes = [dataclasses.replace(c, site=f"{kind} code block")
-                          for c in lifted.changes]
-        lifted.reported = {f"{kind} code block": len(lifted.findings)} if lifted.findings \
-            else {}
-        lifted.suppressed = inner.suppressed
-        outcome.merge(lifted)
+        outcome.merge(_lifted(inner, pieces, text, host_lines, path, f"{kind} code block"))
+    if python_blocks:
+        outcome.merge(_python_page(python_blocks, text, host_lines, path, docs_options))
     return outcome
+
+
+def _lifted(inner: Outcome, pieces: list[Piece], text: str, host_lines: Lines, path: str,
+            site: str) -> Outcome:
+    lifted = lift(inner, pieces, text, host_lines, path=path)
+    lifted.changes = [dataclasses.replace(c, site=site) for c in lifted.changes]
+    lifted.reported = {site: len(lifted.findings)} if lifted.findings else {}
+    lifted.suppressed = inner.suppressed
+    return lifted
+
+
+def _python_page(blocks: list[tuple[list[Piece], frozenset[str] | None]], text: str,
+                 host_lines: Lines, path: str, options: Options) -> Outcome:
+    """A page's Python blocks (each valid Python alone) read as one program, in the page's
+    order, as a notebook's cells are: a name one block binds is the name a later block
+    reads. A comment before a block suppresses its codes on its lines only."""
+    pieces: list[Piece] = []
+    lines: dict[int, frozenset[str] | None] = {}
+    for number, (block_pieces, suppressed) in enumerate(blocks):
+        if number:
+            pieces.append(Piece("\n", None))  # (each block ends its last line)
+        first = sum(piece.text.count("\n") for piece in pieces) + 1
+        pieces += block_pieces
+        if suppressed is not None:
+            last = sum(piece.text.count("\n") for piece in pieces) + 1
+            for line in range(first, last + 1):
+                lines[line] = suppressed or None
+    program = "".join(piece.text for piece in pieces)
+    quiet = Quiet({**python_comment_lines(program), **lines}, options.ignore)
+    inner = python.handle(program, path, options, quiet=quiet)
+    if inner.invalid is not None:  # (never: blocks valid alone are valid together)
+        return Outcome()
+    return _lifted(inner, pieces, text, host_lines, path, "python code block")
+
+
+def _not_python(program: str) -> str | None:
+    """Why Python cannot read a block alone, or None."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(program)
+    except SyntaxError as error:
+        return f"not Python: {error.msg}"
+    except (ValueError, RecursionError, MemoryError) as error:
+        return f"not Python: {type(error).__name__}"
+    return None
 
 
 def _before(lines: list[tuple[int, str]], index: int, pattern: re.Pattern[str]
