@@ -384,6 +384,28 @@ class Program:
             return self._member(found[0], found[1], depth + 1)
         return engine, node
 
+    def script(self, caller: str, *, script: str | None = None, module: str | None = None
+               ) -> Engine | None:
+        """The analysis of the Python script a command runs (``python PATH`` or ``python -m
+        MODULE``) in a file of the project (a shell script, a code block): the path as
+        written, from the caller's directory or the run's directories, or a file of the run
+        whose path ends so when only one does."""
+        found: str | None = None
+        if module is not None:
+            found = self.resolve(_absolute(caller), module)
+        elif script is not None and not script.startswith(("$", "~")):
+            bases = [os.path.dirname(_absolute(caller)), *self.index.roots, os.getcwd()]
+            for base in bases:
+                candidate = _absolute(os.path.join(base, script))
+                if candidate in self.index.shown:
+                    found = candidate
+                    break
+            if found is None:
+                tail = os.sep + os.path.normpath(script).lstrip("./" + os.sep)
+                ends = [p for p in self.index.shown if p.endswith(tail)]
+                found = ends[0] if len(ends) == 1 else None
+        return self.analysis(found) if found is not None else None
+
     def stored(self, attribute: str) -> bool:
         """Whether any file of the run may set ``.attribute`` (``x.attribute = ...``)."""
         if attribute not in self._stores:

@@ -316,6 +316,16 @@ def removed_helpers(target_dialect: str) -> frozenset[str]:
 # ---- values ------------------------------------------------------------------------------------
 
 @dataclass
+class CommandLine:
+    """What a script's argparse reads as a target (:meth:`Engine.command_line`): option flag
+    -> (it takes a value, its value is a target), and each positional argument in order
+    (a target or not)."""
+
+    options: dict[str, tuple[bool, bool]]
+    positionals: list[bool]
+
+
+@dataclass
 class Value:
     """What an expression in a target position may hold: ``literals`` (string constants of
     this module that reach it, ``direct`` when written there), ``foreign`` ones (written in
@@ -395,6 +405,7 @@ class Engine:
         self.tvm_imported = False
         self.helper_uses: dict[str, list[tuple[ast.Name, str]]] = {}  # name -> (use, outcome)
         self._argparse: dict[str, list[ast.Call]] | None = None
+        self._command_line: CommandLine | None = None
         self._following: set[tuple[int, str]] = set()  # functions being followed: no cycles
         self._helpers: frozenset[str] | None = None
 
@@ -1165,6 +1176,43 @@ class Engine:
                     if dest is not None:
                         self._argparse.setdefault(dest, []).append(call)
         return self._argparse
+
+    def command_line(self) -> CommandLine:
+        """What this script's argparse reads as a target: each option's flags (whether it
+        takes a value, whether its value reaches a target and nothing else) and each
+        positional argument's, in order."""
+        if self._command_line is not None:
+            return self._command_line
+        found = CommandLine({}, [])
+        for dest, calls in self.argparse().items():
+            target = dest in TARGET_NAMES or self._reaches_target_only(dest)
+            for call in calls:
+                typed = next((k.value for k in call.keywords if k.arg == "type"), None)
+                is_target = target or (typed is not None and
+                                       qualified(typed, self.names) == "tvm.target.Target")
+                action = next((k.value.value for k in call.keywords if k.arg == "action" and
+                               isinstance(k.value, ast.Constant)), None)
+                takes = action not in ("store_true", "store_false", "count", "help",
+                                       "version", "store_const", "append_const")
+                flags = [a.value for a in call.args if isinstance(a, ast.Constant) and
+                         isinstance(a.value, str)]
+                if flags and all(not f.startswith("-") for f in flags):
+                    found.positionals.append(is_target)
+                for flag in flags:
+                    if flag.startswith("-"):
+                        found.options[flag] = (takes, is_target)
+        self._command_line = found
+        return found
+
+    def _reaches_target_only(self, dest: str) -> bool:
+        """Whether the value of option ``dest`` (``args.dest``) reaches a target and is used
+        as nothing else."""
+        uses: list[Use] = []
+        for node in self.scopes.of(ast.Attribute):
+            if node.attr == dest and isinstance(node.ctx, ast.Load) and \
+                    not (self.public_name(node) or "").startswith("tvm."):
+                uses += self.flow.uses(node)
+        return any(use.kind == "target" for use in uses) and not any(use.other for use in uses)
 
     # ---- parameters ----------------------------------------------------------------------
 

@@ -198,7 +198,7 @@ def test_a_link_met_in_the_walk_is_not_followed(tmp_path: Path) -> None:
 def test_a_run_killed_at_any_moment_leaves_each_file_old_or_new(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     tree.mkdir()
-    kinds = {"py": PY, "yaml": YAML, "sh": 'T="llvm -mcpu=skylake"\n',
+    kinds = {"py": PY, "yaml": YAML, "sh": 'TARGET="llvm -mcpu=skylake"\n',
              "json": '{"target": "llvm -mcpu=skylake"}\n'}
     for number in range(40):
         for ending, text in kinds.items():

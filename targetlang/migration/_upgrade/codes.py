@@ -168,6 +168,11 @@ _ALL = [
          "target (not target, host, targets, *_target, ...): it may be an expected value",
          "if a tool reads it as a target, write it as JSON text or rename the key; "
          "otherwise suppress it"),
+    Code("TL604", "shell-word", "a legacy target in a shell word whose place is not known "
+         "to take a target: an option or a variable that does not name one, of a command "
+         "whose reading of it no file of the run shows",
+         "if the program reads it as a target, write it as JSON text (`targetlang migrate "
+         "TARGET` prints it); if it is text about a target, suppress it"),
     Code("TL603", "text-block", "a legacy target in a documentation block that is neither "
          "Python nor shell (output, text)",
          "if it is output, suppress it (<!-- targetlang: ignore --> before the fence); if "

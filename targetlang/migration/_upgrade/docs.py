@@ -26,9 +26,13 @@ _CONFIGS = {"json": configs.handle_json, "json5": None, "jsonc": None,
 #: a block without a language: read as what it turns out to be
 UNLABELLED = ""
 #: the first word of a line of commands (a block without a language that is shell)
-_COMMAND = re.compile(r"[ \t]*(?:\$[ \t]+|(?:sudo|export|cd|python3?|pip3?|tvmc|git|make|"
+_COMMAND = re.compile(r"[ \t]*(?:\$[ \t]+|(?:sudo|export|cd|python[\d.]*|pip3?|tvmc|git|make|"
                       r"cmake|bash|sh|conda|mkdir|wget|curl|echo|source|docker|apt(?:-get)?|"
-                      r"[A-Za-z_][A-Za-z0-9_]*=\S*)(?:[ \t]|$))")
+                      r"[A-Za-z_][A-Za-z0-9_]*=\S*|(?:\.{1,2}/|/|~/)\S+)(?:[ \t]|$))")
+#: a line of words (a command of a tool the page names, ``./build/run --target ...``), and an
+#: option among them: a block of such lines that is not Python is commands
+_WORDS = re.compile(r"[ \t]*[\w./~+-]+(?:[ \t]+(?:\S+))*[ \t]*\\?[ \t]*$")
+_OPTION = re.compile(r"(?:^|[ \t])--?[A-Za-z][\w-]*")
 _HTML_DIRECTIVE = re.compile(r"[ \t]*<!--[ \t]*" + DIRECTIVE.pattern + r"[ \t]*-->[ \t]*$",
                              re.I)
 _RST_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+" + DIRECTIVE.pattern + r"[ \t]*$", re.I)
@@ -126,6 +130,9 @@ def _unlabelled(block: list[tuple[int, str]], strip: int) -> str | None:
             warnings.simplefilter("ignore")
             tree = ast.parse(body)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        if commands and all(_WORDS.match(line) for line in commands) and \
+                any(_OPTION.search(line) for line in commands):
+            return "sh"
         return None
     # a lone name or a sentence-like expression is prose, not a program
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and \
