@@ -366,10 +366,10 @@ class Program:
             return None, ast.Pass()
         bindings = engine.scopes.bindings.get(engine.tree, {}).get(name, [])
         if not bindings and depth <= MAX_MODULES:  # from .x import *: where x binds it
-            for node in engine.scopes.of(ast.ImportFrom):
-                if any(a.name == "*" for a in node.names) and \
-                        engine.scopes.enclosing(node) is engine.tree:
-                    target = self.resolve(engine.path, "." * node.level + (node.module or ""))
+            for star in engine.scopes.of(ast.ImportFrom):
+                if any(a.name == "*" for a in star.names) and \
+                        engine.scopes.enclosing(star) is engine.tree:
+                    target = self.resolve(engine.path, "." * star.level + (star.module or ""))
                     found = self._member(target, name, depth + 1) if target else None
                     if found is not None:
                         return found
@@ -378,10 +378,10 @@ class Program:
         node = bindings[0].node
         statement = engine.scopes.statement(node)
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            found = engine.import_target(bindings[0])
-            if found is None or found[1] is None:
+            leads = engine.import_target(bindings[0])
+            if leads is None or leads[1] is None:
                 return None
-            return self._member(found[0], found[1], depth + 1)
+            return self._member(leads[0], leads[1], depth + 1)
         return engine, node
 
     def script(self, caller: str, *, script: str | None = None, module: str | None = None
