@@ -406,6 +406,27 @@ class Program:
                 found = ends[0] if len(ends) == 1 else None
         return self.analysis(found) if found is not None else None
 
+    def conftests(self, path: str) -> list[str]:
+        """The ``conftest.py`` files of the run pytest reads for a test at ``path``: its
+        directory's, then each directory's above it."""
+        found = []
+        directory = os.path.dirname(_absolute(path))
+        while True:
+            candidate = os.path.join(directory, "conftest.py")
+            if candidate in self.index.shown and candidate != _absolute(path):
+                found.append(candidate)
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                return found
+            directory = parent
+
+    def under(self, conftest: str, word: str) -> list[str]:
+        """The files of the run a ``conftest.py``'s fixtures reach (its directory and below)
+        whose text holds ``word``."""
+        directory = os.path.dirname(conftest) + os.sep
+        return [path for path in self._holding(
+            {p for p in self.index.shown if p.startswith(directory) and p != conftest}, word)]
+
     def stored(self, attribute: str) -> bool:
         """Whether any file of the run may set ``.attribute`` (``x.attribute = ...``)."""
         if attribute not in self._stores:
@@ -576,6 +597,24 @@ class ProgramOutside:
         answer: list[Use] = self.program.ask(key, compute, lambda: cycle_use(
             f"the parameter {parameter.name!r} of {getattr(function, 'name', '?')} "
             "(functions that call each other)"))
+        return answer
+
+    def fixture(self, name: str) -> list[Use]:
+        """The uses the tests under a ``conftest.py`` make of its fixture ``name``."""
+        if os.path.basename(self.path) != "conftest.py":
+            return []
+
+        def compute() -> list[Use]:
+            out: list[Use] = []
+            for path in self.program.under(self.path, name):
+                other = self.program.analysis(path)
+                if other is not None and not any(
+                        b for b in other.scopes.bindings.get(other.tree, {}).get(name, [])):
+                    out += self._uses_in(other, other.flow.fixture_uses(name))
+            return out
+
+        answer: list[Use] = self.program.ask(("fixture", self.path, name), compute,
+                                             lambda: cycle_use(f"the fixture {name}"))
         return answer
 
     def attribute(self, holder: str, name: str) -> list[Use]:

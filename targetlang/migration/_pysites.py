@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import os
 import re
 import tokenize
 import warnings
@@ -417,8 +418,8 @@ class Engine:
                 self._call(call)
             self._helper_imports()
             self._parametrized()
-        if self.names:
-            self._properties()
+        if self.names or self.program.index.imports.get(os.path.abspath(self.path)):
+            self._properties()  # (a Target may come from another module of the program)
         self._unknown_literals()
         newline = self.newline()
         lines = [line + newline for line, needed in (("import tvm", self.import_tvm and
@@ -1227,17 +1228,26 @@ class Engine:
             for value in values:
                 found = found.merge(self.value(value, 1, direct=False))
             return found
+        where = getattr(function, "name", "a lambda")
+        fixture = any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
+            "fixture") for d in getattr(function, "decorator_list", []))
+        if where.startswith("test") or fixture:  # a fixture of the module or a conftest.py
+            given = self.fixture_value(binding.name)
+            if given is not None:
+                return given
+            for path in self.program.conftests(self.path):
+                other = self.program.analysis(path)
+                given = other.fixture_value(binding.name) if other is not None else None
+                if given is not None and other is not None:
+                    return given.seen_from(other)
         default = binding.default
         none = isinstance(default, ast.Constant) and default.value is None
-        where = getattr(function, "name", "a lambda")
         passed = self._arguments(binding)
         if passed is not None:
             return passed
         if isinstance(default, ast.Constant) and isinstance(default.value, str):
             # the default reaches the target whenever a caller leaves the parameter out
             self._literal(default, False, f"the default of the parameter {binding.name!r}")
-        fixture = any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith(
-            "fixture") for d in getattr(function, "decorator_list", []))
         if where.startswith("test") or fixture:
             return _unknown(f"the parameter {binding.name!r} of {where}, which pytest gives at "
                             "run time from a fixture this module does not list",
@@ -1447,6 +1457,32 @@ class Engine:
                     return None
                 values.append(row.elts[index])
             return values
+        return None
+
+    def fixture_value(self, name: str) -> Value | None:
+        """What this module's pytest fixture ``name`` gives (``name =
+        tvm.testing.parameter(...)``, ``tvm.testing.parameters``, or a function decorated as
+        a fixture: its ``params``, else what it returns), when the module has one."""
+        values = self.pytest_values(name, None)
+        if values is not None:
+            found = Value()
+            for value in values:
+                found = found.merge(self.value(value, 1, direct=False))
+            return found
+        for binding in self.scopes.bindings.get(self.tree, {}).get(name, []):
+            function = binding.node
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for decorator in function.decorator_list:
+                callee = dotted(decorator.func if isinstance(decorator, ast.Call) else
+                                decorator) or ""
+                if not callee.endswith("fixture"):
+                    continue
+                params = next((k.value for k in getattr(decorator, "keywords", [])
+                               if k.arg == "params"), None)
+                if params is not None and Flow.fixture_returns_param(function):
+                    return self._items(params, 1, "the fixture's params")
+                return self.returns(function)
         return None
 
     def _parametrized(self) -> None:
@@ -1707,12 +1743,20 @@ class Engine:
                                         name[len("tvm.target."):] in self.helpers()) or \
                     self.compat_callee(node.func) is not None:
                 return True
-            if isinstance(node.func, ast.Name):
-                binding = self.scopes.resolve(node.func)
-                function = binding.node if binding is not None else None
-                return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                    function.returns is not None and _is_target_annotation(function.returns)
-            return False
+            found = self.function_of(node.func)
+            engine = found[0] if found is not None else None
+            if found is None or engine is None:
+                return False
+            function = found[1]
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                    function.name == "__init__":
+                return False
+            if function.returns is not None and _is_target_annotation(function.returns):
+                return True
+            returns = [r.value for r in engine.scopes.of(ast.Return)
+                       if engine.scopes.enclosing(r) is function]
+            return bool(returns) and depth < 6 and all(
+                value is not None and engine.is_target(value, depth + 6) for value in returns)
         if isinstance(node, ast.Name):
             binding = self.scopes.resolve(node)
             if binding is None:
@@ -1726,6 +1770,13 @@ class Engine:
                 holder = self.scopes.parent.get(binding.node)
                 if isinstance(holder, ast.withitem) and holder.optional_vars is binding.node:
                     return self.is_target(holder.context_expr, depth + 1)
+            if isinstance(self.scopes.statement(binding.node), (ast.Import, ast.ImportFrom)):
+                leads = self.import_target(binding)  # a Target another module binds
+                other = self.program.analysis(leads[0]) if leads and leads[1] else None
+                if other is not None and leads is not None and leads[1] is not None:
+                    bound = other.scopes.bindings.get(other.tree, {}).get(leads[1], [])
+                    return len(bound) == 1 and bound[0].value is not None and \
+                        other.is_target(bound[0].value, depth + 4)
         return False
 
     # ---- literals whose use is unknown -------------------------------------------------------
@@ -1993,10 +2044,14 @@ def looks_like_legacy(value: str) -> bool:
 _CANDIDATE: re.Pattern[str] | None = None
 
 
-def might_have_sites(text: str) -> bool:
+_PROPERTY_READ: re.Pattern[str] | None = None
+
+
+def might_have_sites(text: str, *, properties: bool = False) -> bool:
     """A cheap look at the text before any parsing: a program that neither names ``tvm`` nor
-    holds a string starting with a kind name and an option has no site."""
-    global _CANDIDATE
+    holds a string starting with a kind name and an option has no site (``properties``: nor
+    reads a property TVM 0.24 removed, of a Target another module may give it)."""
+    global _CANDIDATE, _PROPERTY_READ
     if "tvm" in text:
         return True
     if _CANDIDATE is None:
@@ -2004,7 +2059,16 @@ def might_have_sites(text: str) -> bool:
 
         words = "|".join(sorted(map(re.escape, kinds(LEGACY_DIALECT)), key=len, reverse=True))
         _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})\s+-""")
-    return _CANDIDATE.search(text) is not None
+    if _CANDIDATE.search(text) is not None:
+        return True
+    if not properties:
+        return False
+    if _PROPERTY_READ is None:
+        from .._lower.dialects import newest_release  # on first use
+
+        names = "|".join(sorted(property_table(newest_release())))
+        _PROPERTY_READ = re.compile(rf"\.(?:{names})\b")
+    return _PROPERTY_READ.search(text) is not None
 
 
 def single_literal(segment: str) -> bool:

@@ -113,6 +113,9 @@ class Outside(Protocol):
     def attribute(self, holder: str, name: str) -> list[Use]:
         """The uses other modules make of the class attribute ``holder.name``."""
 
+    def fixture(self, name: str) -> list[Use]:
+        """The uses the tests of other modules make of this module's pytest fixture."""
+
 
 class Nowhere:
     """One module on its own: nothing is known of other modules, and nothing seen there."""
@@ -127,6 +130,9 @@ class Nowhere:
         return []
 
     def attribute(self, holder: str, name: str) -> list[Use]:
+        return []
+
+    def fixture(self, name: str) -> list[Use]:
         return []
 
 
@@ -673,6 +679,12 @@ class Flow:
         if name.endswith("parametrize") and len(call.args) >= 2 and call.args[1] is node:
             self._parametrized(call, out, depth, seen, derived)
             return
+        if name.endswith("fixture") and keyword == "params":
+            decorated = self.scopes.parent.get(call)
+            if isinstance(decorated, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    self.fixture_returns_param(decorated):  # the tests that name it get it
+                self._parameters_named([decorated.name], None, out, depth, seen, derived)
+                return
         if isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument" and \
                 keyword == "choices":
             self._option(call, out, depth, seen, False, derived)
@@ -744,6 +756,28 @@ class Flow:
                 for binding in self.scopes.bindings.get(function, {}).get(name, []):
                     if binding.parameter is not None:
                         self._name_reads(binding, out, depth, seen, False, derived)
+        if functions is None:  # a conftest.py's fixture: the tests below it too
+            for name in names:
+                out += self.outside.fixture(name)
+
+    @staticmethod
+    def fixture_returns_param(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a fixture returns ``request.param`` (its first parameter's), and only
+        that."""
+        first = [*function.args.posonlyargs, *function.args.args][:1]
+        returns = [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+        return bool(first) and bool(returns) and all(
+            isinstance(r.value, ast.Attribute) and r.value.attr == "param" and
+            isinstance(r.value.value, ast.Name) and r.value.value.id == first[0].arg
+            for r in returns)
+
+    def fixture_uses(self, name: str) -> list[Use]:
+        """The uses the tests of this module make of a pytest fixture ``name``."""
+        out: list[Use] = []
+        self._parameters_named([name], [*self.scopes.of(ast.FunctionDef),
+                                        *self.scopes.of(ast.AsyncFunctionDef)], out, 0, set(),
+                               False)
+        return out
 
     def _parametrized(self, call: ast.Call, out: list[Use], depth: int,
                       seen: set[tuple[int, bool]], derived: bool) -> None:

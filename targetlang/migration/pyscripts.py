@@ -140,7 +140,8 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | N
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; nested too deeply
         result.findings.append(Finding(path, 1, 0, f"not Python: {_why(error)}", "TL001"))
         return result
-    if not might_have_sites(text):
+    if not might_have_sites(text, properties=program is not None and len(
+            program.index.shown) > 1):
         return result
     engine = Engine(text, tree, path=path, target_dialect=target_dialect,
                     environment=environment, runtime=runtime, full=full, quiet=quiet,
