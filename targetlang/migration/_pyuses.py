@@ -649,6 +649,13 @@ class Flow:
             if isinstance(joined, ast.JoinedStr):
                 self._larger(joined, "an f-string", out, depth, seen)
             return
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) and \
+                node is parent.right:  # "%s: %s" % (target, why): the items go in the text
+            self._larger(parent, "%-formatting", out, depth, seen)
+            return
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+            self._container(parent, out, depth + 1, seen, derived)  # [a] + [b]: its items
+            return
         add(out, "unknown", f"a {type(parent).__name__.lower()}", parent, derived)
 
     def _is_dict(self, node: ast.expr) -> bool:

@@ -130,7 +130,10 @@ def _unlabelled(block: list[tuple[int, str]], strip: int) -> str | None:
             warnings.simplefilter("ignore")
             tree = ast.parse(body)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        if commands and all(_WORDS.match(line) for line in commands) and \
+        from .._pysites import looks_like_legacy  # (a target printed is no command)
+
+        if commands and all(_WORDS.match(line) and not looks_like_legacy(line)
+                            for line in commands) and \
                 any(_OPTION.search(line) for line in commands):
             return "sh"
         return None
