@@ -795,7 +795,8 @@ class Engine:
         found = self._binding(binding, depth)
         if found.unknown is not None and not found.unknown.startswith(("the variable",
                                                                        "the parameter")):
-            found.unknown = f"the variable {node.id!r}, {found.unknown}"
+            line = getattr(binding.node, "lineno", 0)
+            found.unknown = f"the variable {node.id!r} (line {line}), {found.unknown}"
         return found
 
     def _binding(self, binding: Binding, depth: int) -> Value:

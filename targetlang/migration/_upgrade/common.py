@@ -18,7 +18,7 @@ from ..pyscripts import Finding
 from .suppress import Quiet
 
 __all__ = ["Change", "Edit", "Finding", "Lines", "Options", "Outcome", "Quiet", "apply_edits",
-           "may_be_target", "value_site"]
+           "embedded_target", "may_be_target", "value_site"]
 
 #: An edit of a decoded text: (start, end, replacement), character offsets.
 Edit = tuple[int, int, str]
@@ -152,6 +152,29 @@ def may_be_target(value: str) -> bool:
         return '"kind"' in value
     match = _FIRST_WORD.match(value)
     return match is not None and match.group(1) in _first_words()
+
+
+_EMBEDDED: re.Pattern[str] | None = None
+
+
+def embedded_target(value: str) -> str | None:
+    """A legacy target text written inside a larger string (``'!!python/object:Workload
+    {..., target: llvm -keys=cpu -link-params=0, ...}'``), or None."""
+    global _EMBEDDED
+    if " -" not in value or len(value) > 1_000_000:
+        return None
+    if _EMBEDDED is None:
+        from ...target import kinds  # (first use: a value with " -" in it asks)
+
+        words = "|".join(sorted(map(re.escape, kinds("tvm-0.21")), key=len, reverse=True))
+        _EMBEDDED = re.compile(rf"(?:^|(?<=[\s:=,(\[{{'\"]))(?:{words})(?:\s+--?[\w.-]+"
+                               rf"(?:=[^\s,}}\]'\")]*)?)+")
+    for match in _EMBEDDED.finditer(value):
+        text = match.group(0)
+        if text != value.strip() and isinstance(
+                convert_value(text, target_dialect="tvm-0.27"), (Rewritten, NeedsPerson)):
+            return text
+    return None
 
 
 #: Words of a key that say its value is no target to be read, but text about one.

@@ -23,6 +23,9 @@ _SHELL = {"sh", "bash", "shell", "zsh", "console", "shell-session", "shellsessio
 _CONFIGS = {"json": configs.handle_json, "json5": None, "jsonc": None,
             "yaml": configs.handle_yaml, "yml": configs.handle_yaml,
             "toml": configs.handle_toml}
+#: languages of blocks that show text, not code (output, logs): never a site
+_TEXT = {"text", "txt", "output", "plain", "plaintext", "log", "none", "diff", "raw", "console-output",
+         "md", "markdown", "rst", "html", "xml", "csv", "json5", "jsonc"}
 #: a block without a language: read as what it turns out to be
 UNLABELLED = ""
 #: the first word of a line of commands (a block without a language that is shell)
@@ -170,7 +173,9 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
             if found is None:
                 body = "".join(line for _, line in block)
                 if _holds_target(body) and not block_options.quiet().covers("TL603", 1):
-                    line, column = host_lines.position(block[0][0])
+                    at = next((o for o, text_line in block if _holds_target(text_line)),
+                              block[0][0])
+                    line, column = host_lines.position(at)
                     outcome.report(Finding(path, line, column, "a code block without a "
                                            "language holds what looks like a legacy target, "
                                            "but is neither Python nor shell commands: not "
@@ -179,6 +184,18 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
             language = found
         config = _CONFIGS.get(language)
         if language not in _PYTHON and language not in _SHELL and config is None:
+            body = "".join(line for _, line in block)
+            if language not in _TEXT and _holds_target(body) and \
+                    not block_options.quiet().covers("TL603", 1):
+                at = next((o for o, text_line in block if _holds_target(text_line)),
+                          block[0][0])
+                line, column = host_lines.position(at)
+                outcome.report(Finding(path, line, column, f"a {language} code block holds "
+                                       "what looks like a legacy target, in a language the "
+                                       "upgrade does not read (it reads Python, shell and "
+                                       "configs): not rewritten; rewrite it by hand (as JSON, "
+                                       "`targetlang migrate TARGET`) or suppress this code",
+                                       "TL603"), f"{language} code block")
             continue
         pieces, kind = _pieces(block, strip, language)
         program = "".join(piece.text for piece in pieces)

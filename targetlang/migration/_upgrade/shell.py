@@ -253,6 +253,12 @@ def _inside_double(raw: str, index: int) -> bool:
     return raw.count('"', 0, index) % 2 == 1
 
 
+def _is_kind(word: str) -> bool:
+    from ...target import kinds  # (first use)
+
+    return word in kinds("tvm-0.21")
+
+
 def _unknown_word(word: Word, number: int, words: list[Word], where: Any, path: str,
                   options: Options, outcome: Outcome, quiet: Quiet) -> None:
     """A literal word holding a legacy target in no known target place (an option the
@@ -435,6 +441,19 @@ def _handle(text: str, path: str, options: Options, quiet: Quiet, depth: int,
             elif _TARGET_OPTION.fullmatch(word.raw) and number + 1 < len(words):
                 site(words[number + 1], "", word.raw, "shell argument")
                 handled.add(number + 1)
+        if 0 not in handled and len(words) > 1 and words[0].literal and \
+                words[1].value.startswith("-") and _is_kind(words[0].value):
+            # `llvm -mcpu=x ...` as a command: a target on its own line (output pasted in a
+            # shell block, a list of targets): no command runs it
+            spot = where(words[0].start)
+            outcome.report(Finding(path, spot.line, spot.column,
+                                   f"a line that reads as the legacy target "
+                                   f"{' '.join(w.value for w in words[:3])!r}... rather than "
+                                   "a command (output, or a list of targets?): no tool can "
+                                   "tell what reads it; if a tool reads it as a target, write "
+                                   "it as JSON text, if it is output, suppress this code",
+                                   "TL604"), "shell word", quiet)
+            continue
         for number, word in enumerate(words):  # a legacy target anywhere else: reported
             if number not in handled:
                 _unknown_word(word, number, words, where, path, options, outcome, quiet)

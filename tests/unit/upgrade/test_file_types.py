@@ -48,8 +48,9 @@ def test_json_values_become_json_strings_and_nothing_else_moves() -> None:
         "prose": "use cuda -arch=sm_80 here", "expected_str": "cuda -keys=cuda,gpu -arch=sm_80"}
     only_lines_differ(text, result.text, {2, 4})
     assert [c.site for c in result.changes] == ["config value"] * 2
-    # a value under a key that does not name a target (a test's expected str()) is reported
-    assert [(f.code, f.line) for f in result.findings] == [("TL602", 6)]
+    # a value under a key that does not name a target (a test's expected str()) is reported,
+    # and so is a target written inside a larger text
+    assert [(f.code, f.line) for f in result.findings] == [("TL602", 5), ("TL602", 6)]
 
 
 def test_json_escaping_follows_the_file() -> None:
