@@ -221,6 +221,7 @@ class Program:
     def resolve(self, importer: str, module: str) -> str | None:
         """The file of the module ``module`` (``.x`` relative) imported by ``importer``, or
         None (not among the run's files, or two of them answer)."""
+        importer = _absolute(importer)
         key = (os.path.dirname(importer), module)
         if key not in self._resolved:
             self._resolved[key] = self._resolve(importer, module)
@@ -278,6 +279,7 @@ class Program:
     def importers(self, path: str, word: str | None = None) -> list[str]:
         """The files whose imports may name module ``path`` or a package above it (``import
         a`` then ``a.b.NAME``), whose text holds ``word`` (when given), in the run's order."""
+        path = _absolute(path)
         candidates = set(self.index.importers.get(path, ()))
         directory = os.path.dirname(path)
         if os.path.basename(path) == "__init__.py":
@@ -369,7 +371,7 @@ class Program:
             for star in engine.scopes.of(ast.ImportFrom):
                 if any(a.name == "*" for a in star.names) and \
                         engine.scopes.enclosing(star) is engine.tree:
-                    target = self.resolve(engine.path, "." * star.level + (star.module or ""))
+                    target = self.resolve(engine.where, "." * star.level + (star.module or ""))
                     found = self._member(target, name, depth + 1) if target else None
                     if found is not None:
                         return found
@@ -440,7 +442,7 @@ class Program:
 
     def imported(self, path: str) -> bool:
         """Whether another file of the run may import module ``path``."""
-        return bool(self.importers(path))
+        return bool(self.importers(_absolute(path)))
 
     def is_script(self, path: str) -> bool:
         """Whether module ``path`` runs as a script (``if __name__ == "__main__"``) and no
@@ -529,7 +531,7 @@ class ProgramOutside:
     def __init__(self, program: Program, engine: Engine) -> None:
         self.program = program
         self.engine = engine
-        self.path = _absolute(engine.path)
+        self.path = engine.where
 
     def _uses_in(self, other: Engine, found: list[Use]) -> list[Use]:
         if other is self.engine:
@@ -592,7 +594,7 @@ class ProgramOutside:
         def compute() -> list[Use]:
             return self._uses_in(other, other.flow.binding_uses(parameter))
 
-        key = ("parameter", _absolute(other.path), getattr(function, "lineno", 0),
+        key = ("parameter", other.where, getattr(function, "lineno", 0),
                parameter.name)
         answer: list[Use] = self.program.ask(key, compute, lambda: cycle_use(
             f"the parameter {parameter.name!r} of {getattr(function, 'name', '?')} "

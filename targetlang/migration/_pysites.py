@@ -375,6 +375,8 @@ class Engine:
                  outside: Outside | None = None, program: Program | None = None,
                  analysis: bool = False) -> None:
         self.text, self.tree, self.path = text, tree, path
+        #: the file's absolute path: how the program knows it
+        self.where = os.path.normpath(os.path.abspath(path))
         #: the program this module is read in (a module alone: a program of one module)
         self.program = program if program is not None else single(
             text, path, target_dialect=target_dialect, environment=environment)
@@ -418,7 +420,7 @@ class Engine:
                 self._call(call)
             self._helper_imports()
             self._parametrized()
-        if self.names or self.program.index.imports.get(os.path.abspath(self.path)):
+        if self.names or self.program.index.imports.get(self.where):
             self._properties()  # (a Target may come from another module of the program)
         self._unknown_literals()
         newline = self.newline()
@@ -837,18 +839,18 @@ class Engine:
                 return None
             joined = (module + "." if module and not module.endswith(".") else module) + \
                 alias.name
-            sub = self.program.resolve(self.path, joined)
+            sub = self.program.resolve(self.where, joined)
             if sub is not None:
                 return sub, None
-            target = self.program.resolve(self.path, module)
+            target = self.program.resolve(self.where, module)
             return (target, alias.name) if target is not None else None
         if isinstance(statement, ast.Import):
             for alias in statement.names:
                 if alias.asname == binding.name:
-                    target = self.program.resolve(self.path, alias.name)
+                    target = self.program.resolve(self.where, alias.name)
                     return (target, None) if target is not None else None
                 if alias.asname is None and alias.name.split(".")[0] == binding.name:
-                    target = self.program.resolve(self.path, binding.name)
+                    target = self.program.resolve(self.where, binding.name)
                     return (target, None) if target is not None else None
         return None
 
@@ -857,7 +859,7 @@ class Engine:
         module = self._module_text(statement, binding)
         found = self.import_target(binding)
         if found is None:
-            if self.program.is_project_module(self.path, module):
+            if self.program.is_project_module(self.where, module):
                 return _unknown(f"the variable {binding.name!r}, imported from {module}, a "
                                 "module of the project that is not among the files of this run",
                                 "upgrade the whole project in one run (targetlang upgrade "
@@ -892,7 +894,7 @@ class Engine:
             starred = self._starred(name, depth)
             if starred is not None:
                 return starred
-            return _unknown(f"{name}, which {self.program.shown(self.path)} does not bind")
+            return _unknown(f"{name}, which {self.program.shown(self.where)} does not bind")
         merged = Value()
         for binding in bindings:
             merged = merged.merge(self._binding(binding, depth + 1))
@@ -906,7 +908,7 @@ class Engine:
             if not any(a.name == "*" for a in node.names) or \
                     self.scopes.enclosing(node) is not self.tree:
                 continue
-            target = self.program.resolve(self.path, "." * node.level + (node.module or ""))
+            target = self.program.resolve(self.where, "." * node.level + (node.module or ""))
             if target is None:
                 continue
             other = self.program.analysis(target)
@@ -933,7 +935,7 @@ class Engine:
             if spelled is not None and isinstance(statement, ast.Import) and any(
                     a.asname is None and a.name.split(".")[0] == spelled.split(".")[0]
                     for a in statement.names):
-                direct = self.program.resolve(self.path, spelled)  # import a.b; a.b.NAME
+                direct = self.program.resolve(self.where, spelled)  # import a.b; a.b.NAME
                 if direct is not None:
                     return direct
             base = self.module_of(node.value)
@@ -972,7 +974,7 @@ class Engine:
         for statement in self.scopes.of(ast.ImportFrom):
             module = "." * statement.level + (statement.module or "")
             star = any(a.name == "*" for a in statement.names)
-            if self.program.resolve(self.path, module) != path:
+            if self.program.resolve(self.where, module) != path:
                 continue
             if star:
                 for read in flow.reads_of(name):
@@ -1236,7 +1238,7 @@ class Engine:
             given = self.fixture_value(binding.name)
             if given is not None:
                 return given
-            for path in self.program.conftests(self.path):
+            for path in self.program.conftests(self.where):
                 other = self.program.analysis(path)
                 given = other.fixture_value(binding.name) if other is not None else None
                 if given is not None and other is not None:
@@ -1291,8 +1293,8 @@ class Engine:
             return True
         name = PurePath(self.path).name
         test = name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
-        return (self.program.is_script(self.path) or test) and \
-            not self.program.imported(self.path)
+        return (self.program.is_script(self.where) or test) and \
+            not self.program.imported(self.where)
 
     def callers_seen(self, function: ast.AST) -> list[str]:
         """Where the program calls a function (``path:line``, this module's first)."""
@@ -1303,11 +1305,11 @@ class Engine:
                 (b := self.scopes.resolve(read)) is not None and b.node is function]
         if self.scopes.enclosing(function) is not self.tree:
             return here
-        for path in self.program.importers(self.path, name)[:8]:
+        for path in self.program.importers(self.where, name)[:8]:
             other = self.program.analysis(path)
             if other is not None:
                 here += [f"{self.program.shown(path)}:{line}"
-                         for line in other.call_lines(self.path, name)]
+                         for line in other.call_lines(self.where, name)]
         return here
 
     def call_lines(self, path: str, name: str) -> list[int]:
@@ -1320,7 +1322,7 @@ class Engine:
         calls: list[ast.Call] = []
         for statement in self.scopes.of(ast.ImportFrom):
             module = "." * statement.level + (statement.module or "")
-            if self.program.resolve(self.path, module) != path:
+            if self.program.resolve(self.where, module) != path:
                 continue
             for alias in statement.names:
                 if alias.name not in (name, "*"):
@@ -1367,11 +1369,11 @@ class Engine:
                 return None  # passed on: its callers are elsewhere
             calls.append((self, parent))
         if self.scopes.enclosing(function) is self.tree and function.name.startswith("_"):
-            for path in self.program.importers(self.path, function.name):
+            for path in self.program.importers(self.where, function.name):
                 other = self.program.analysis(path)
                 if other is None:
                     return None
-                elsewhere = other.calls_to(self.path, function.name)
+                elsewhere = other.calls_to(self.where, function.name)
                 if elsewhere is None:
                     return None
                 calls += [(other, call) for call in elsewhere]
