@@ -52,10 +52,16 @@ __all__ = ["ImportLine", "Program", "ProgramIndex", "ProgramOutside", "index"]
 #: star import.
 ImportLine = tuple[str, tuple[tuple[str, str], ...] | None]
 
+#: An import statement from its first keyword.
 _IMPORT = re.compile(
-    r"(?:^|[;:])[ \t]*(?:from[ \t]+(?P<module>\.*[\w.]*)[ \t]+import[ \t]*"
+    r"from(?:[ \t]|\\\r?\n)+(?P<module>\.*[\w.]*)(?:[ \t]|\\\r?\n)+import[ \t]*"
     r"(?P<names>\([^)]*\)|(?:[^\r\n;#\\]|\\\r?\n)*)"
-    r"|import[ \t]+(?P<plain>(?:[^\r\n;#\\]|\\\r?\n)*))", re.M)
+    r"|import[ \t]+(?P<plain>(?:[^\r\n;#\\]|\\\r?\n)*)")
+#: Where one may start: its keyword (a scan for two words is several times faster than one
+#: for the statement's shape; each hit is then looked at).
+_KEYWORD = re.compile(r"(?:from|import)[ \t\\]")
+
+
 _MAIN = re.compile(r"""^if[ \t(]+__name__[ \t]*==[ \t]*['"]__main__['"]""", re.M)
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\Z")
 #: Module analyses kept per process (each holds a parsed module): enough for the modules a
@@ -65,10 +71,26 @@ _KEPT = 256
 MAX_MODULES = 12
 
 
+def _statements(text: str) -> Iterator[re.Match[str]]:
+    """Each import statement the text seems to hold: a keyword that starts a line's
+    statement (after blanks, or after ``;`` or ``:``)."""
+    for hit in _KEYWORD.finditer(text):
+        at = hit.start()
+        if at and (text[at - 1].isalnum() or text[at - 1] in "_."):
+            continue  # the end of a longer word
+        line = text.rfind("\n", 0, at) + 1
+        before = text[line:at].rstrip(" \t")
+        if before and before[-1] not in ";:":
+            continue
+        match = _IMPORT.match(text, at)
+        if match is not None:
+            yield match
+
+
 def _imports(text: str) -> list[ImportLine]:
     """Every import statement the text seems to hold (docstrings' lookalikes included)."""
     found: list[ImportLine] = []
-    for match in _IMPORT.finditer(text):
+    for match in _statements(text):
         if match.group("plain") is not None:
             for part in match.group("plain").replace("\\", " ").split(","):
                 words = part.split()
@@ -138,10 +160,11 @@ def index(files: Iterable[str], *, roots: Iterable[str] = (),
     found = ProgramIndex(texts={_absolute(k): v for k, v in (texts or {}).items()})
     for path in files:
         found.shown.setdefault(_absolute(path), path)
-    # the directories given (files given alone: their directories), where a run's modules
-    # are found by their path when no package names them
-    found.roots = sorted({_absolute(r) for r in roots} or
-                         {os.path.dirname(p) for p in found.shown})
+    # the directories given (files given alone: the directory they share), where a run's
+    # modules are found by their path when no package names them
+    found.roots = sorted({_absolute(r) for r in roots} or (
+        {os.path.commonpath([os.path.dirname(p) for p in found.shown])} if found.shown
+        else set()))
     has_init: dict[str, bool] = {}
 
     def package_dir(directory: str) -> bool:
@@ -276,7 +299,8 @@ class Program:
                 if sub is not None:
                     yield sub
 
-    def importers(self, path: str, word: str | None = None) -> list[str]:
+    def importers(self, path: str, word: str | None = None, limit: int | None = None
+                  ) -> list[str]:
         """The files whose imports may name module ``path`` or a package above it (``import
         a`` then ``a.b.NAME``), whose text holds ``word`` (when given), in the run's order."""
         path = _absolute(path)
@@ -294,26 +318,29 @@ class Program:
                 break
             directory = parent
         candidates.discard(path)
-        return self._holding(candidates, word)
+        return self._holding(candidates, word, limit=limit)
 
     def mentioning(self, word: str) -> list[str]:
         """Every file of the run whose text holds ``.word`` (an attribute read anywhere)."""
         return [path for path in self._holding(set(self.index.shown), word, "." + word)]
 
-    def _holding(self, candidates: set[str], word: str | None,
-                 needle: str | None = None) -> list[str]:
+    def _holding(self, candidates: set[str], word: str | None, needle: str | None = None,
+                 limit: int | None = None) -> list[str]:
+        """The candidates (in the run's order) whose text holds ``needle`` (else ``word``):
+        a text that holds it may refer to it, one that does not cannot (the syntax tree of
+        each decides the rest). At most ``limit``."""
         if self._order is None:
             self._order = {path: number for number, path in enumerate(self.index.shown)}
         found = []
-        pattern = re.compile(rf"\b{re.escape(word)}\b") if word is not None else None
+        sought = needle or word
         for candidate in sorted(candidates, key=self._order.__getitem__):
-            if pattern is None:
-                found.append(candidate)
-                continue
-            text = self.text(candidate)
-            if text is not None and (needle or word or "") in text and (
-                    needle is not None or pattern.search(text)):
-                found.append(candidate)
+            if sought is not None:
+                text = self.text(candidate)
+                if text is None or sought not in text:
+                    continue
+            found.append(candidate)
+            if limit is not None and len(found) >= limit:
+                break
         return found
 
     def submodule(self, package: str, name: str) -> str | None:

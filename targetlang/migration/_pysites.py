@@ -1305,7 +1305,7 @@ class Engine:
                 (b := self.scopes.resolve(read)) is not None and b.node is function]
         if self.scopes.enclosing(function) is not self.tree:
             return here
-        for path in self.program.importers(self.where, name)[:8]:
+        for path in self.program.importers(self.where, name, limit=8):
             other = self.program.analysis(path)
             if other is not None:
                 here += [f"{self.program.shown(path)}:{line}"
