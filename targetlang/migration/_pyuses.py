@@ -22,9 +22,10 @@ value, each parent is asked what it does with it:
   ``in``, a ``match``, a dict key), a string method, indexing, ``len``, iteration, a larger
   string, or code this module does not show (a function of another module, a method).
 
-Values that leave the module (a public module-level name, the result of a public
-function) are followed only as far as this module goes: :class:`Outside` is where a
-whole-program reading plugs in what other modules do with them.
+Values that leave the module (a module-level name, a function's result, an argument of
+another module's function, a class attribute, a ``conftest.py``'s fixture) are followed by
+:class:`Outside`: the program's (:class:`targetlang.migration._program.ProgramOutside`) says
+what the run's other modules do with them; :class:`Nowhere` (a module alone) says nothing.
 """
 
 from __future__ import annotations

@@ -18,10 +18,15 @@ relative imports in a file inside a ``tvm`` package (``from ..target import Targ
 (:mod:`targetlang._pyflow`: in its own scope the last binding before the read that dominates
 it, in an enclosing scope or the module the only one), then through a list, tuple or dict
 display it indexes or a ``for`` iterates, the ``return`` of a function of the program, or the
-arguments of every call of a function only the program calls (nested, private, or in a test
-or script). A pytest parameter holds its ``parametrize`` / ``tvm.testing.parametrize_targets``
-/ ``tvm.testing.parameter(s)`` values. Anything else is known only at run time: a parameter
-its callers decide, a command-line option, an f-string, a concatenation, a call's result.
+arguments of every call of a function whose callers are all in the program (nested, private,
+or of a script or test module nothing imports). A pytest parameter holds its ``parametrize``
+/ ``tvm.testing.parametrize_targets`` / ``tvm.testing.parameter(s)`` values, or a
+``conftest.py``'s fixture. With the other modules of a run (``program``:
+:mod:`targetlang.migration._program`), names imported from them are followed into them (a
+constant, a class attribute, a function's return), and what they do with a value decides it
+as much as this module's uses. Anything else is known only at run time: a parameter of a
+function other modules can import, a command-line option, an f-string, a concatenation, a
+call's result; each report says why and how to help.
 
 **What a site becomes.** A legacy literal (one TVM 0.21 read and the target release refuses
 or reads otherwise: :func:`targetlang._sites.convert_value`) written in the target position
