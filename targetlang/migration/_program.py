@@ -517,10 +517,10 @@ class Program:
 
     # ---- questions across modules ----------------------------------------------------------
 
-    def ask(self, key: Any, compute: Callable[[], Any], cycle: Callable[[], Any]) -> Any:
+    def ask(self, key: Any, compute: Callable[[], Any], cycle: Callable[[bool], Any]) -> Any:
         """The answer to a question across modules, kept unless a cycle was met below it;
-        ``cycle()`` answers a question asked again while it is open (or asked across more
-        than :data:`MAX_MODULES` modules)."""
+        ``cycle(False)`` answers a question asked again while it is open, ``cycle(True)``
+        one asked across more than :data:`MAX_MODULES` modules."""
         if key in self._answers:
             return self._answers[key]
         if key in self._open:
@@ -529,11 +529,11 @@ class Program:
                 if above:
                     self._open[open_key] = True
                 above = above or open_key == key
-            return cycle()
+            return cycle(False)
         if len(self._open) >= MAX_MODULES:  # followed too far: no open answer is kept
             for open_key in self._open:
                 self._open[open_key] = True
-            return cycle()
+            return cycle(True)
         self._open[key] = False
         try:
             answer = compute()
@@ -547,7 +547,10 @@ class Program:
         return ProgramOutside(self, engine)
 
 
-def cycle_use(what: str) -> list[Use]:
+def cycle_use(what: str, far: bool = False) -> list[Use]:
+    """The use a question that led back to itself (or too far) gets: a report's."""
+    if far:
+        return [Use("far", f"{what}, followed across more than {MAX_MODULES} modules", 0)]
     return [Use("cycle", what, 0)]
 
 
@@ -583,8 +586,9 @@ class ProgramOutside:
                 out += self._uses_in(other, other.imported_uses(self.path, name))
             return out
 
-        answer: list[Use] = self.program.ask(("exported", self.path, name), compute,
-                                             lambda: cycle_use(f"{name} of {self.program.shown(self.path)} (modules that import each other)"))
+        answer: list[Use] = self.program.ask(("exported", self.path, name), compute, lambda far: (
+            cycle_use(f"{name} of {self.program.shown(self.path)} (modules that import each "
+                      "other)", far)))
         return answer
 
     def returned(self, function: ast.AST) -> list[Use]:
@@ -600,8 +604,9 @@ class ProgramOutside:
                 out += self._uses_in(other, other.imported_uses(self.path, name, called=True))
             return out
 
-        answer: list[Use] = self.program.ask(("returned", self.path, name), compute,
-                                             lambda: cycle_use(f"{name}() of {self.program.shown(self.path)} (modules that call each other)"))
+        answer: list[Use] = self.program.ask(("returned", self.path, name), compute, lambda far: (
+            cycle_use(f"{name}() of {self.program.shown(self.path)} (modules that call each "
+                      "other)", far)))
         return answer
 
     def callee(self, call: ast.Call, argument: int | str) -> list[Use] | None:
@@ -623,9 +628,9 @@ class ProgramOutside:
 
         key = ("parameter", other.where, getattr(function, "lineno", 0),
                parameter.name)
-        answer: list[Use] = self.program.ask(key, compute, lambda: cycle_use(
+        answer: list[Use] = self.program.ask(key, compute, lambda far: cycle_use(
             f"the parameter {parameter.name!r} of {getattr(function, 'name', '?')} "
-            "(functions that call each other)"))
+            "(functions that call each other)", far))
         return answer
 
     def fixture(self, name: str) -> list[Use]:
@@ -643,7 +648,7 @@ class ProgramOutside:
             return out
 
         answer: list[Use] = self.program.ask(("fixture", self.path, name), compute,
-                                             lambda: cycle_use(f"the fixture {name}"))
+                                             lambda far: cycle_use(f"the fixture {name}", far))
         return answer
 
     def attribute(self, holder: str, name: str) -> list[Use]:
@@ -663,7 +668,7 @@ class ProgramOutside:
             return out
 
         answer: list[Use] = self.program.ask(("attribute", self.path, holder, name), compute,
-                                             lambda: cycle_use(f"{holder}.{name}"))
+                                             lambda far: cycle_use(f"{holder}.{name}", far))
         return answer
 
 

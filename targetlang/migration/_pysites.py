@@ -737,11 +737,11 @@ class Engine:
         if engine is self:
             return self.returns(function)
         key = ("returns", engine.path, getattr(function, "lineno", 0))
-        answer = self.program.ask(key, lambda: engine.returns(function), lambda: _CYCLE)
-        if answer is _CYCLE:
-            return _unknown(f"the result of {getattr(function, 'name', '?')}(...), which "
-                            "leads back where it started (functions or modules that call each "
-                            "other)", _CYCLE_HELP, "TL801")
+        answer = self.program.ask(key, lambda: engine.returns(function),
+                                  lambda far: _FAR if far else _CYCLE)
+        if answer is _CYCLE or answer is _FAR:
+            return _across(f"the result of {getattr(function, 'name', '?')}(...)",
+                           answer is _FAR)
         return answer.seen_from(engine) if answer is not None else None
 
     def returns(self, function: ast.AST) -> Value | None:
@@ -882,9 +882,8 @@ class Engine:
                                 _UNREADABLE_HELP, "TL802")
             return other.module_value(name, depth + 1).seen_from(other)
 
-        answer: Value = self.program.ask(("value", path, name), compute, lambda: _unknown(
-            f"{name} of {shown}, which leads back where it started (modules that import each "
-            "other)", _CYCLE_HELP, "TL801"))
+        answer: Value = self.program.ask(("value", path, name), compute,
+                                         lambda far: _across(f"{name} of {shown}", far))
         return answer
 
     def module_value(self, name: str, depth: int) -> Value:
@@ -1880,8 +1879,18 @@ _BUILT_HELP = ("build a dict from the same pieces ({\"kind\": \"llvm\", \"mcpu\"
                "instead of text")
 _UNREADABLE_HELP = "make that module valid Python, then upgrade again"
 _CYCLE_HELP = "give it TargetJSON where it is written"
-#: an answer of a question across modules that led back to itself
+#: an answer of a question across modules that led back to itself, or too far
 _CYCLE = object()
+_FAR = object()
+
+
+def _across(what: str, far: bool) -> Value:
+    """A value followed into a cycle of modules (or across too many): reported."""
+    if far:
+        return _unknown(f"{what}, which goes through more modules than the upgrade follows "
+                        "(a chain of imports or calls)", _CYCLE_HELP, "TL805")
+    return _unknown(f"{what}, which leads back where it started (modules or functions that "
+                    "import or call each other)", _CYCLE_HELP, "TL801")
 
 
 def _initializer(holder: ast.ClassDef) -> ast.FunctionDef | None:

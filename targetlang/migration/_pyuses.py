@@ -39,12 +39,12 @@ from ._pyflow import Binding, Scopes
 
 __all__ = ["OTHER_CODES", "Flow", "Nowhere", "Outside", "Use", "argparse_dest"]
 
-#: The report code of each kind of other use (``cycle``, ``unreadable``: what a reading of
-#: the whole program met: modules that lead back to where they started, a module that
-#: cannot be read).
+#: The report code of each kind of other use (``cycle``, ``unreadable``, ``far``: what a
+#: reading of the whole program met: modules that lead back to where they started, a module
+#: that cannot be read, a chain of more modules than it follows).
 OTHER_CODES = {"device": "TL301", "compared": "TL302", "string": "TL303",
                "formatted": "TL304", "unknown": "TL305", "cycle": "TL801",
-               "unreadable": "TL802"}
+               "unreadable": "TL802", "far": "TL805"}
 #: TVM calls whose first argument is a device name, or a target text of which they read the
 #: first word themselves (``tvm.runtime.enabled("llvm -mtriple=...")``, TVM 0.21's
 #: ``tvm.testing.device_enabled``, which splits it): JSON text breaks them (checked in the

@@ -227,6 +227,10 @@ _ACROSS_MODULES = [
          "that is not among the files of this run (not given, excluded, or not found)",
          "upgrade the whole project in one run (targetlang upgrade on its directory), or give "
          "the value TargetJSON where it is written"),
+    Code("TL805", "too-many-modules", "following the value goes through more modules than "
+         "the upgrade follows (a long chain of imports, re-exports or calls): no answer is "
+         "guessed, so it is left as it is",
+         "give the target TargetJSON where it is written, or shorten the chain"),
     Code("TL804", "importable-parameter", "a target position holds a parameter of a function "
          "other modules can import: code outside the files of the run may call it, so its "
          "callers are not all known (the message names the callers seen)",

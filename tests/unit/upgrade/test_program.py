@@ -316,3 +316,17 @@ def test_a_target_inside_a_larger_config_text_is_reported() -> None:
     result = run(text, "yaml")
     assert [(f.code, f.line) for f in result.findings] == [("TL602", 1)]
     assert not result.changed
+
+
+def test_a_chain_longer_than_followed_is_a_report(tmp_path: Path) -> None:
+    files = {"m0.py": f'T = "{LEGACY}"\n'}
+    for number in range(1, 20):
+        files[f"m{number}.py"] = f"from m{number - 1} import T\n"
+    files["main.py"] = "import tvm\nfrom m19 import T\ntvm.target.Target(T)\n"
+    out = project(tmp_path, files)
+    assert codes(out["main.py"]) == ["TL805"]
+    assert not any(r.changed for r in out.values())  # nothing guessed
+    short = project(tmp_path / "short", {
+        "m0.py": f'T = "{LEGACY}"\n', "m1.py": "from m0 import T\n",
+        "main.py": "import tvm\nfrom m1 import T\ntvm.target.Target(T)\n"})
+    assert short["m0.py"].text == f"T = {NEW}\n"
