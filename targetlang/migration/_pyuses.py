@@ -485,8 +485,9 @@ class Flow:
         function = binding.node if binding is not None else None
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        if any(isinstance(a, ast.Starred) for a in call.args):
-            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or \
+                (keyword is None and not any(a is node for a in call.args)):
+            return None  # (``**kwargs``: which parameter it fills is not known)
         arguments = function.args
         if keyword is not None:
             chosen = next((a for a in [*arguments.posonlyargs, *arguments.args,

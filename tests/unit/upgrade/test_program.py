@@ -330,3 +330,13 @@ def test_a_chain_longer_than_followed_is_a_report(tmp_path: Path) -> None:
         "m0.py": f'T = "{LEGACY}"\n', "m1.py": "from m0 import T\n",
         "main.py": "import tvm\nfrom m1 import T\ntvm.target.Target(T)\n"})
     assert short["m0.py"].text == f"T = {NEW}\n"
+
+
+def test_a_value_passed_as_keywords_of_a_dict_is_not_a_positional_argument(
+        tmp_path: Path) -> None:
+    out = project(tmp_path, {"a.py": (
+        "import argparse, tvm\np = argparse.ArgumentParser()\np.add_argument('--d')\n"
+        "args = p.parse_args()\ndef run(target=None, **kw):\n    tvm.target.Target(target)\n"
+        "opts = {'x': args.d}\nrun(**opts)\n")})
+    assert codes(out["a.py"])  # reported, no failure of the upgrade (it was TL005)
+    assert "TL005" not in codes(out["a.py"])
