@@ -30,9 +30,11 @@ Dynamic imports (``importlib.import_module``, ``__import__``) are not followed.
 from __future__ import annotations
 
 import ast
+import io
 import os
 import re
 import stat
+import tokenize
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -137,20 +139,25 @@ def _absolute(path: str) -> str:
     return os.path.normpath(os.path.abspath(path))
 
 
+def python_text(raw: bytes) -> tuple[str, str]:
+    """The text and encoding of Python source as Python reads it (PEP 263). Raises
+    :class:`SyntaxError` (an unknown or contradicting coding cookie), or
+    :class:`UnicodeDecodeError` / :class:`LookupError` (bytes that are not its encoding)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    return raw.decode(encoding), encoding
+
+
 def _read(path: str, texts: dict[str, str]) -> str | None:
     if path in texts:
         return texts[path]
-    from ._pysites import decode_source  # (the engine imports this module)
-
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None  # a FIFO or a device is the upgrade's to read (once), never ours
         with open(path, "rb") as stream:  # noqa: PTH123 - one read
             raw = stream.read()
-    except OSError:
-        return None
-    decoded = decode_source(raw, path)
-    return decoded[0] if isinstance(decoded, tuple) else None
+        return python_text(raw)[0]
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return None  # (the module's own upgrade says why)
 
 
 def index(files: Iterable[str], *, roots: Iterable[str] = (),
@@ -500,8 +507,8 @@ class Program:
 
     def _analyse(self, path: str) -> Engine | None:
         from .._lower.dialects import newest_release  # (first use)
-        from ._pysites import Engine  # (the engine imports this module)
 
+        assert _ENGINE is not None, "the engine registers itself when it is imported"
         text = self.text(path)
         if text is None:
             return None
@@ -511,9 +518,9 @@ class Program:
                 tree = ast.parse(text, filename=path)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
-        return Engine(text, tree, path=path, target_dialect=self.target_dialect or
-                      newest_release(), environment=self.environment, runtime=False,
-                      full=False, program=self, analysis=True)
+        return _ENGINE(text, tree, path=path, target_dialect=self.target_dialect or
+                       newest_release(), environment=self.environment, runtime=False,
+                       full=False, program=self, analysis=True)
 
     # ---- questions across modules ----------------------------------------------------------
 
@@ -670,6 +677,18 @@ class ProgramOutside:
         answer: list[Use] = self.program.ask(("attribute", self.path, holder, name), compute,
                                              lambda far: cycle_use(f"{holder}.{name}", far))
         return answer
+
+
+#: What analyses a module: the engine of :mod:`targetlang.migration._pysites`, which
+#: registers itself here when it is imported (it imports this module: the other way round
+#: would be a cycle of imports).
+_ENGINE: type[Engine] | None = None
+
+
+def use_engine(engine: type[Engine]) -> None:
+    """Register the class whose instances analyse a module."""
+    global _ENGINE
+    _ENGINE = engine
 
 
 #: The programs of this process, by their number (a worker's: its parent's numbers).

@@ -19,7 +19,7 @@ from .._memo import Memo
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
-from ._program import Program, single
+from ._program import Program, python_text, single, use_engine
 from ._pyflow import Binding, Scopes
 from ._pyuses import DEVICE_CALLS, OTHER_CODES, Flow, Outside, Use, argparse_dest
 from ._sites import (
@@ -74,12 +74,11 @@ class Rewrite:
 def decode_source(raw: bytes, path: str) -> tuple[str, str] | Finding:
     """The text and encoding of a source file as Python reads it (PEP 263), or why not."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        return python_text(raw)
     except SyntaxError as error:  # an unknown or contradicting coding cookie
         return Finding(path, error.lineno or 1, 0, f"not Python: {error.msg}", "TL001")
-    try:
-        return raw.decode(encoding), encoding
     except (UnicodeDecodeError, LookupError) as error:
+        encoding = tokenize.detect_encoding(io.BytesIO(raw).readline)[0]
         line = raw[:getattr(error, "start", 0)].count(b"\n") + 1
         return Finding(path, line, 0, f"not Python: not {encoding} text "
                                       f"({getattr(error, 'reason', error)})", "TL001")
@@ -1554,8 +1553,10 @@ class Engine:
             if self.runtime:
                 return "bridged" if self._bridge_callee(call, helper) else "reported"
             self.finding(call, f"tvm.target.{helper} (removed in TVM 0.24) has arguments known "
-                               "only at run time; not rewritten: route it through "
-                               "targetlang.compat (upgrade --runtime)", "TL204")
+                               "only at run time, so what it returned cannot be written "
+                               "before: not rewritten; call it with values written in the "
+                               "program (names bound to literals are followed), or route it "
+                               "through targetlang.compat (upgrade --runtime)", "TL204")
             return "reported"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -2118,3 +2119,6 @@ class Source:
         assert end_line is not None and end_column is not None
         return (self.offset(node.lineno, node.col_offset),  # type: ignore[attr-defined]
                 self.offset(end_line, end_column))
+
+
+use_engine(Engine)  # the program's analyses are engines of this module
