@@ -9,10 +9,11 @@ each value as it meets it (``word_value``: TVM's Interpret rules, then the type'
 kind's ``KindPlan`` (its attribute table, defaults, default keys and hook, compiled once per
 dialect and kind).
 
-It answers only what it is sure of: anything else (an unclosed quote, an unknown kind or
-attribute, a value of another type, a number TVM's istream rules read, a host,
-``-from_device``, an error of any kind) returns None, and the general path reads the text
-(and words the error). The trace records the text itself in place of its options; ``Trace``
+It reads every spelling the grammar has (numbers and booleans as TVM's ``istream`` reads
+them, any dashes and spacing, escapes, quotes in array items, hosts nested in quotes) and
+answers only what it is sure of: anything else (an unknown kind or attribute, a value of
+another type, ``-from_device``, an error of any kind) returns None, and the general path
+reads the text (and words the error). The trace records the text itself in place of its options; ``Trace``
 splits it again when asked. A property test checks that whatever this reads, the general
 path reads the same.
 """
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
-from .._syntax.rules import int64_from_decimal, interpreted, trim_spaces
+from .._syntax.rules import int_from_text, interpreted, trim_spaces, unencodable_at
 from .._syntax.tokens import ESCAPE, QUOTE, MismatchedQuote, is_plain, options, split_items
 from ..errors import TargetError
 from .trace import traced
@@ -188,9 +189,9 @@ UNREAD: Any = object()
 
 def word_value(raw: str, code: int, plain: bool = False) -> Any:
     """The value of an option's word as ``value_from_text`` reads it for the common types
-    (TVM's Interpret rules, then the type's), or ``UNREAD``: a number TVM's istream rules
-    read (spaces, trailing characters, out of int64's range, not a number), or an unclosed
-    quote in an array.
+    (TVM's Interpret rules, then the type's: an integer or a boolean as ``istream`` reads it,
+    then the words true and false), or ``UNREAD``: what TVM refuses (no number, one out of
+    int64's range, an unclosed quote in an array), whose error the general path words.
     ``plain``: the word is known to hold no quote or escape. (A property test checks it
     against ``value_from_text``.)"""
     text = raw if plain else interpreted(raw)
@@ -211,12 +212,10 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         return tuple(split_items(raw, offsets=False))
     if raw.isdigit() and raw.isascii() and len(raw) < 19:
         number: int | None = int(raw)  # (the commonest case: no sign, in range)
-    elif raw.isascii() and (raw.isdigit() or raw[:1] in ("+", "-") and raw[1:].isdigit()):
-        number = int64_from_decimal(raw)  # signed, or long: None where out of range
-        if number is None:
-            return UNREAD
     else:
-        return UNREAD
+        number = int_from_text(raw)  # istream's reading (007, +4, 0x10, 1e3, 3x), true, False
+        if number is None:
+            return UNREAD  # (TVM's error, which the general path words)
     return number if code == _INT else number != 0
 
 
@@ -306,7 +305,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place,
                       read_host: ReadJsonHost | None = None) -> Target | None:
     """The target of a TargetJSON dict of the common types, or None: the general path's.
 
-    Follows ``truncate_strings`` (nothing to cut: ASCII strings without NUL) and
+    Follows ``truncate_strings`` (nothing to cut: strings UTF-8 can encode, without NUL) and
     ``_from_config`` with ``value_from_json`` for what it accepts; the trace is the one the
     general path keeps. Values are checked once, after the hook (which sees them as given,
     as TVM's does); anything the hook refuses, the general path refuses in its words.
@@ -382,7 +381,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
                 continue
             return _MIXED
         if kind is str:
-            if not value.isascii() or "\0" in value:
+            if "\0" in value or not value.isascii() and unencodable_at(value) is not None:
                 return None
         elif kind is int:
             if not _INT64_MIN <= value <= _INT64_MAX:
@@ -392,7 +391,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
                 joined = "".join(value)
             except TypeError:
                 return None  # an item that is not a string
-            if not joined.isascii() or "\0" in joined:
+            if "\0" in joined or not joined.isascii() and unencodable_at(joined) is not None:
                 return None
             as_given = given.get(key)  # (before the hook, if any)
             if type(as_given) is list or type(as_given) is tuple:
@@ -404,9 +403,10 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
 
 
 def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | None:
-    """The config with a bool given as an integer made a bool and an array given as a tuple
-    made a list, as ``value_from_json`` takes them; None: a value of another type (a null, a
-    nested target, a wrong type), which the general path reads."""
+    """The config with a bool given as an integer made a bool, an integer given as a bool made
+    an integer and an array given as a tuple made a list, as ``value_from_json`` takes them;
+    None: a value of another type (a null, a nested target, a wrong type), which the general
+    path reads."""
     wanted = plan.json_types
     exact = {}
     for key, value in config.items():
@@ -418,6 +418,8 @@ def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | Non
             if not _INT64_MIN <= value <= _INT64_MAX:
                 return None
             exact[key] = value != 0
+        elif want is int and kind is bool:
+            exact[key] = int(value)  # (TVM 0.21's FFI reads a bool as an integer)
         elif want is list and kind is tuple:
             exact[key] = [*value]
         else:

@@ -76,6 +76,11 @@ def _pieces(text: str) -> list[str] | None:
         return _escaped_pieces(text)
     if QUOTE not in text:
         return text.split(" ")
+    return _quoted_pieces(text)
+
+
+def _quoted_pieces(text: str) -> list[str] | None:
+    """``_pieces`` of a text whose backslashes escape neither a space nor a quote."""
     # Quotes pair from the left: the odd parts between them are inside quotes.
     parts = text.split(QUOTE)
     if not len(parts) & 1:
@@ -109,12 +114,35 @@ def _pieces(text: str) -> list[str] | None:
 
 #: a quote or an escape (where a word's plain run ends; ``rules.interpret`` reads by them too)
 QUOTE_OR_ESCAPE = re.compile(r"['\\]")
+#: what stands for an escape pair of a space, a quote or a backslash while a text is split
+#: (two characters for two: the pieces keep their offsets)
+_MASK = "\0\0"
 
 
 def _escaped_pieces(text: str) -> list[str] | None:
     """``_pieces`` of a text with escapes. The terminals say: an escape takes the character
     after it (a space, a quote) into the word, inside quotes or out; a lone one at the end
-    of the text ends it; a quote opens or closes a run that spaces do not end."""
+    of the text ends it; a quote opens or closes a run that spaces do not end. So each such
+    pair is masked (escapes pair from the left: backslashes first), the masked text split by
+    its quotes, and the pieces cut from the text at the same offsets."""
+    if "\0" in text:  # (a read text holds no NUL: the mask needs one)
+        return _escaped_pieces_each(text)
+    masked = text.replace(ESCAPE * 2, _MASK)
+    masked = masked.replace(ESCAPE + " ", _MASK).replace(ESCAPE + QUOTE, _MASK)
+    pieces = _quoted_pieces(masked) if QUOTE in masked else masked.split(" ")
+    if pieces is None:
+        return None
+    out = []
+    start = 0
+    for piece in pieces:
+        end = start + len(piece)
+        out.append(text[start:end])
+        start = end + 1
+    return out
+
+
+def _escaped_pieces_each(text: str) -> list[str] | None:
+    """``_escaped_pieces`` one quote or escape at a time (for a text holding a NUL)."""
     out: list[str] = []
     run: list[str] | None = None  # the pieces of a word a quote or an escape keeps open
     quoted = False
