@@ -81,16 +81,17 @@ class TargetFeatures(Mapping[str, object]):
 _NO_FEATURES = TargetFeatures(None)
 
 
-#: attribute names in the order a reader gave them -> sorted (None: sorted already). Readers
-#: give the few orders of their plans and configs again and again: sorting each target's
-#: names anew is a measurable part of a cold read.
-_ORDERS: Memo[tuple[str, ...], tuple[str, ...] | None] = Memo(4096)
+#: attribute names in the order a reader gave them -> the same names sorted, as the keys of a
+#: dict to copy and fill in (None: sorted already). Readers give the few orders of their plans
+#: and configs again and again: sorting each target's names anew is a measurable part of a
+#: cold read, and filling in a copy costs half of building the dict in order.
+_ORDERS: Memo[tuple[str, ...], dict[str, None] | None] = Memo(4096)
 _UNSEEN: Any = object()
 
 
-def _order(names: tuple[str, ...]) -> tuple[str, ...] | None:
+def _order(names: tuple[str, ...]) -> dict[str, None] | None:
     ranked = tuple(sorted(names))
-    return _ORDERS.put(names, None if ranked == names else ranked)
+    return _ORDERS.put(names, None if ranked == names else dict.fromkeys(ranked))
 
 
 class Target:
@@ -101,7 +102,8 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_traced",
+                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_array_keys",
+                 "_traced",
                  "_settled")
 
     _kind: str
@@ -120,6 +122,9 @@ class Target:
     #: those of values holding targets (through _plain)
     _arrays: tuple[str, ...]
     _deep: tuple[str, ...]
+    #: the attributes that are arrays of strings, where the reader knows them (the one-pass
+    #: readers: no other value holds anything to copy); None: found by their types
+    _array_keys: tuple[str, ...] | list[str] | None
     _traced: Trace  # (not part of the value; its lazy fields read on first use: _trace)
     #: made by ``settle`` (the one-pass readers of ``_lower/plan.py``) from these very
     #: values: its defaults and keys are as a reading of its own plain text makes them
@@ -130,10 +135,11 @@ class Target:
         raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
 
     @classmethod
-    def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
+    def _create(cls, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
-                trace: Trace = NO_TRACE, settled: bool = False) -> Target:
+                trace: Trace = NO_TRACE, settled: bool = False,
+                array_keys: tuple[str, ...] | list[str] | None = None) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
@@ -146,14 +152,18 @@ class Target:
             order = _order(names)
         # (a dict in order is kept as it is: nothing changes a target's attributes, and
         # every caller hands over a dict of its own or another target's)
-        self._attrs = (attrs if type(attrs) is dict else dict(attrs)) if order is None \
-            else {key: attrs[key] for key in order}
+        if order is None:
+            self._attrs = attrs if type(attrs) is dict else dict(attrs)
+        else:
+            self._attrs = ordered = order.copy()
+            ordered.update(attrs)
         self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None
         self._template = None
         self._traced = trace
         self._settled = settled
+        self._array_keys = array_keys
         return self
 
     # ---- members -------------------------------------------------------------------------
@@ -227,15 +237,19 @@ class Target:
         if self._host is not None:
             out["host"] = self._host.to_json()
         out.update(self._attrs)  # attributes override the fields, as in TVM
-        for key, value in self._attrs.items():  # (then arrays and targets made plain)
-            kind = type(value)
-            if kind is str or kind is int or kind is bool:
-                continue
-            if kind is tuple:
-                # An array is typed: one of strings holds only strings (a plain list copy).
-                out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
-            elif isinstance(value, Target):
-                out[key] = value.to_json()
+        if self._array_keys is not None:
+            for key in self._array_keys:  # (list copies: nothing else holds anything)
+                out[key] = [*out[key]]
+        else:
+            for key, value in self._attrs.items():  # (then arrays and targets made plain)
+                kind = type(value)
+                if kind is str or kind is int or kind is bool:
+                    continue
+                if kind is tuple:
+                    # An array is typed: one of strings holds only strings (a list copy).
+                    out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
+                elif isinstance(value, Target):
+                    out[key] = value.to_json()
         if self._features is not _NO_FEATURES and _exports_features(self._dialect):
             for name, value in self._features.items():
                 out["feature." + name] = _plain(value)
@@ -337,7 +351,8 @@ class Target:
                                     "and devices)")
         return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
                               keys=self._keys, host=host, attrs=self._attrs,
-                              features=self._features, trace=self._traced)
+                              features=self._features, trace=self._traced,
+                              array_keys=self._array_keys)
 
     @with_stack_room
     def with_attrs(self, changes: Mapping[str, Any]) -> Target:
@@ -443,11 +458,10 @@ _parse_memo: Memo[Any, Memo[str, Target | TargetError]] = Memo(8)
 def _parse_and_keep(text: str, dialect: str, environment: Environment | None) -> Target:
     """``parse`` of a text not in the memo: read it, and keep what it gave."""
     if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
-        return _parse_uncached(text, dialect=dialect, environment=environment)
+        return _read_text(text, dialect, environment)
     table_key = dialect if environment is None else (dialect, environment._key)
     try:
-        outcome: Target | TargetError = _parse_uncached(text, dialect=dialect,
-                                                        environment=environment)
+        outcome: Target | TargetError = _read_text(text, dialect, environment)
     except TargetError as error:
         # Kept without its traceback and context: their frames would keep every local of the
         # failed read alive (kilobytes per cached error).
@@ -463,11 +477,16 @@ def _parse_and_keep(text: str, dialect: str, environment: Environment | None) ->
     raise outcome._copy()
 
 
-@with_stack_room
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
-    # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
+    return _read_text(text, dialect, environment)
+
+
+@with_stack_room
+def _read_text(text: str, dialect: str, environment: Environment | None) -> Target:
+    # (positional: the stack-room wrapper passes them on without a dict of keywords;
+    # tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
     schema = _SCHEMAS.get(dialect) or _schema(dialect)
     return from_top_level_text(text, _new_context(Context, (schema, environment, text, Target,
                                                             None, None, ())))

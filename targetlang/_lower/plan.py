@@ -26,9 +26,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
 from .._syntax.rules import int_from_text, interpreted, trim_spaces, unencodable_at
-from .._syntax.tokens import ESCAPE, QUOTE, MismatchedQuote, is_plain, options, split_items
+from .._syntax.tokens import (
+    ESCAPE,
+    QUOTE,
+    MismatchedQuote,
+    is_plain,
+    options,
+    split_items,
+)
 from ..errors import TargetError
-from .trace import traced
+from .trace import Trace, traced
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -73,6 +80,12 @@ class KindPlan(NamedTuple):
 
 
 _NONE: frozenset[str] = frozenset()
+#: the members of a config that are not attributes (``settle`` takes each out)
+_CONFIG_FIELDS = frozenset(("kind", "tag", "keys", "host"))
+#: ``traced``'s Trace made by position, on the hot path: the form "text", the given config,
+#: the context, no options yet, the place, the hook and what it did, not queried, no
+#: overrides, and the text left unsplit (``Trace.complete`` splits it when asked)
+_new_trace = tuple.__new__
 
 def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     """The plans of a dialect's kinds (None for a dialect whose text the general path reads),
@@ -132,24 +145,25 @@ def read_plain_text(text: str, ctx: Context, place: Place,
     ``read_host`` reads a ``-host`` value (the lowering's own reader of a nested target,
     handed down: this module sits below it); without one, a host is the general path's.
     """
+    schema = ctx.schema
+    table = schema.plans or plans(schema)
     read = options(text)
     if read is None:
         return None  # not well-formed: the grammar's parser words the error
     kind, written = read
-    schema = ctx.schema
-    table = schema.plans or plans(schema)
     plan = table.get(kind)
     if plan is None:
         return None
     codes = plan.codes
-    plain = is_plain(text)
-    # In a text with quotes and no escape, a word without a quote is plain, and so is the
+    plain = QUOTE not in text and ESCAPE not in text  # (is_plain)
+    # A word without a quote or an escape is plain; in a text without escapes, so is the
     # inside of a word quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a
     # string value, but not at its ends, which are trimmed; none in another type's.) This is
     # ``rules.interpreted``'s quote case inline: a call per word costs quoted text 3%, and
     # the property tests check the reader against the general path.
     unescaped = not plain and ESCAPE not in text
     given: dict[str, Any] = {"kind": kind}
+    arrays: list[str] = []  # (the arrays of strings given: to_json copies them as lists)
     for key, raw in written:
         if key in given:
             return None  # given twice (an error), or -kind
@@ -165,22 +179,33 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         word_plain = plain
         if raw is None:
             raw, word_plain = "1", True  # a bare -flag means "1"
-        elif unescaped:
-            if QUOTE not in raw:
+        elif not plain:
+            if QUOTE not in raw and ESCAPE not in raw:
                 word_plain = True
-            elif raw[0] == QUOTE == raw[-1]:
-                inner = raw[1:-1]
-                if len(raw) > 1 and QUOTE not in inner and (" " not in inner or code == _STR and (
-                        inner[0] != " " != inner[-1])):
-                    raw, word_plain = inner, True
-        if code == _STR and word_plain:
-            given[key] = raw  # (word_value's answer, without the call: the commonest case)
-            continue
+            elif unescaped and raw[0] == QUOTE == raw[-1] and len(raw) > 1 and \
+                    QUOTE not in raw[1:-1]:
+                if " " not in raw:
+                    raw, word_plain = raw[1:-1], True
+                elif code == _STR:
+                    given[key] = raw[1:-1].strip(" ")  # (trim_spaces)
+                    continue
+        if word_plain:  # (word_value's answers, without the call: the commonest cases)
+            if code == _STR:
+                given[key] = raw
+                continue
+            if code == _INT and raw.isdigit() and len(raw) < 19 and raw.isascii():
+                given[key] = int(raw)
+                continue
+            if code == _BOOL and (raw == "1" or raw == "0"):
+                given[key] = raw == "1"
+                continue
         value = word_value(raw, code, word_plain)
         if value is UNREAD:
             return None
         given[key] = value
-    return _construct(plan, given, ctx, text, place)
+        if code == _STRS:
+            arrays.append(key)
+    return settle(plan, given, ctx, text, place, arrays)
 
 
 #: ``word_value``'s answer for a word the general path reads
@@ -200,7 +225,17 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         if code == _STR:  # (trim_spaces, where there is a space to trim)
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):
-            try:  # items quoted again inside, or spaced: each item interpreted and trimmed
+            # Items quoted again inside, or spaced: each item interpreted and trimmed.
+            if ESCAPE not in text:
+                parts = text.split(QUOTE)
+                if not len(parts) & 1:
+                    return UNREAD  # an unclosed quote (the general path words the error)
+                if "," not in "".join(parts[1::2]):  # (no comma inside quotes: each splits)
+                    # Interpret drops the quotes of an item quoted whole, and only those.
+                    return tuple([(item[1:-1] if item[0] == QUOTE == item[-1] and len(item) > 1
+                                   and QUOTE not in item[1:-1] else item).strip(" ")
+                                  for item in text.split(",") if item])
+            try:
                 items = split_items(text, offsets=False)
             except MismatchedQuote:
                 return UNREAD  # the general path words the error
@@ -219,16 +254,11 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
     return number if code == _INT else number != 0
 
 
-#: What ``settle`` makes of a plain config: tag, keys, attributes, features, for the trace
-#: the hook's config, its keys and what it filled in, and the host. (A plain tuple: a named one's
-#: constructor is a Python call on the hot path.)
-Settled = tuple[Any, tuple[Any, ...], dict[str, Any], Any, Any, Any, "set[str] | frozenset[str]",
-                "Target | None"]
-
-
-def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled | None:
+def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place: Place,
+           arrays: list[str]) -> Target | None:
     """``_from_config``'s last steps (hook, tag, keys, attributes over the defaults) for a
-    config typed from plain text, or None where the general path must decide."""
+    config typed from plain ``text``, and the target they make; None where the general path
+    must decide. ``arrays``: the attributes given as arrays of strings."""
     hook = plan.hook
     features = hook_out = hook_keys = None
     filled: set[str] | frozenset[str] = _NONE
@@ -242,9 +272,14 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
     else:
         filled = set()
         try:
-            config, features = hook.run(given.copy(), environment, filled)
+            config, features = hook.run(given.copy(), ctx.environment, filled)
         except TargetError:
             return None  # the general path words the error
+        # The hook may fill in values (hooks add members, never remove one): strings stay,
+        # anything else the general path checks.
+        if len(config) != len(given) and any(type(value) is not str for key, value in config.items()
+                                              if key not in given and key not in _CONFIG_FIELDS):
+            return None
         hook_out, hook_keys = config, config.get("keys")
         del config["kind"]  # (the trace keeps the hook's config stripped of the fields)
         tag = config.pop("tag", "")
@@ -252,17 +287,22 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
         host = config.pop("host", None)
         if host is not given.get("host"):
             return None  # a hook that set a host: the general path reads it
-        for key, value in config.items():
-            # The hook may fill in values: strings stay, anything else the general path checks.
-            if type(value) is not str and key not in given:
-                return None
         attrs = {**plan.defaults, **config}
     device = attrs.get("device")
-    if user_keys is not None and type(user_keys) is not tuple and not (
-            type(user_keys) is list and all(type(k) is str for k in user_keys)):
-        return None
-    keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
-    return tag, keys, attrs, features, hook_out, hook_keys, filled, host
+    if user_keys is None and device is None:
+        keys = plan.default_keys  # (dispatch_keys' answer, without the call: most targets)
+    else:
+        if user_keys is not None and type(user_keys) is not tuple and not (
+                type(user_keys) is list and all(type(k) is str for k in user_keys)):
+            return None
+        keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
+    if "keys" in given:
+        arrays.remove("keys")  # (a field, not an attribute)
+    assert ctx.make is not None
+    return ctx.make._create(plan.kind.name, ctx.schema.name, tag, keys, host, attrs, features,
+                            _new_trace(Trace, ("text", given, ctx, (), place, hook, hook_out,
+                                               hook_keys, filled, False, _NONE, text)),
+                            True, arrays)
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
@@ -281,21 +321,6 @@ def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
         return False
     return settled or plan.defaults.keys() <= attrs.keys() and dispatch_keys(
         keys, attrs.get("device"), plan.default_keys, plan.default_keys_always) == keys
-
-
-def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
-               place: Place) -> Target | None:
-    """``_from_config`` for a config typed from plain text (see ``settle`` for each step)."""
-    settled = settle(plan, given, ctx.environment)
-    if settled is None:
-        return None
-    tag, keys, attrs, features, hook_out, hook_keys, filled, host = settled
-    trace = traced("text", given, ctx, place, unsplit=text, hook=plan.hook, hook_out=hook_out,
-                   hook_keys=hook_keys, from_environment=filled)
-    assert ctx.make is not None
-    return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
-                            keys=keys, host=host, attrs=attrs, features=features, trace=trace,
-                            settled=True)
 
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1

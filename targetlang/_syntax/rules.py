@@ -96,18 +96,25 @@ def interpreted(text: str) -> str:
         if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in inner:
             return inner  # 'plain words' (is_quoted, the common case)
         return text  # quotes that do not enclose it stay, as every other character does
-    if "\0" in text:
-        return _interpret_runs(text)[0]
     # Escapes pair from the left: each pair of backslashes first (NUL marks one: a read text
     # holds none), then every other backslash escapes the character after it.
-    paired = text.replace(ESCAPE * 2, "\0")
+    paired = text
+    if _ESCAPED_ESCAPE in text:
+        if "\0" in text:
+            return _interpret_runs(text)[0]
+        paired = text.replace(_ESCAPED_ESCAPE, "\0")
     if QUOTE in paired:
         if len(paired) > 1 and paired[0] == QUOTE == paired[-1] and paired[-2] != ESCAPE:
             paired = paired[1:-1]  # enclosed (unless a quote inside is not escaped, below)
-        if QUOTE in paired.replace(ESCAPE + QUOTE, ""):
+        if QUOTE in paired.replace(_ESCAPED_QUOTE, ""):
             return _interpret_runs(text)[0]  # a quoted run inside keeps its escapes
     # No quoted run: every escape gives the character it escapes (a lone last one, nothing).
-    return paired.replace(ESCAPE, "").replace("\0", ESCAPE)
+    out = paired.replace(ESCAPE, "")
+    return out if paired is text else out.replace("\0", ESCAPE)
+
+
+_ESCAPED_ESCAPE = ESCAPE + ESCAPE
+_ESCAPED_QUOTE = ESCAPE + QUOTE
 
 
 def _interpret_runs(text: str) -> tuple[str, list[int]]:
@@ -195,19 +202,23 @@ def int64_from_decimal(text: str) -> int | None:
     return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
-#: What ``std::istream >> int64_t`` reads: white space (``isspace`` in the "C" locale), an
-#: optional sign and decimal digits; whatever follows is left unread.
-_ISTREAM_INT = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+#: What ``std::istream >> int64_t`` reads: white space (``isspace`` in the "C" locale), then
+#: an optional sign and decimal digits; whatever follows is left unread.
+_CXX_SPACE = " \t\n\v\f\r"
+_ISTREAM_INT = re.compile(r"[+-]?[0-9]+")
 
 
 def istream_int(text: str, bits: int = 64) -> int | None:
     """The integer ``std::istringstream(text) >> int64_t`` reads (``int`` for ``bits=32``):
     leading white space skipped, a sign and decimal digits read, the rest ignored (``3x`` is
     3, ``0x10`` is 0, ``1e3`` is 1); None where it fails (no digits, out of range)."""
-    match = _ISTREAM_INT.match(text)
-    if match is None:
-        return None
-    value = int64_from_decimal(match.group(1))
+    number = text.lstrip(_CXX_SPACE)
+    if not (number.isdigit() and number.isascii()):  # (else all of it is the number)
+        match = _ISTREAM_INT.match(number)
+        if match is None:
+            return None
+        number = match.group()
+    value = int(number) if len(number) < 19 and number.isdigit() else int64_from_decimal(number)
     if value is None or bits != 64 and not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
         return None
     return value
