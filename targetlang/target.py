@@ -542,7 +542,7 @@ def _record(outcome: Target | TargetError) -> Any:
     offset, path)`` and its hint's name and candidates, if it has one. (Flat: a tuple stops
     being tracked once what it holds has, and a pass of the collector may meet a tuple
     before what it holds.)"""
-    if type(outcome) is not Target:
+    if not isinstance(outcome, Target):
         fields = outcome.__dict__
         hint = outcome._hint
         kept = (_ERROR, type(outcome).__name__, outcome.args, outcome._message, outcome.source,
