@@ -139,24 +139,29 @@ class Target:
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
                 trace: Trace = NO_TRACE, settled: bool = False,
-                array_keys: tuple[str, ...] | list[str] | None = None) -> Target:
+                array_keys: tuple[str, ...] | list[str] | None = None,
+                ordered: bool = False) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
         self._tag = tag
         self._keys = keys
         self._host = host
-        names = tuple(attrs)
-        order = _ORDERS.get(names, _UNSEEN)
-        if order is _UNSEEN:
-            order = _order(names)
         # (a dict in order is kept as it is: nothing changes a target's attributes, and
-        # every caller hands over a dict of its own or another target's)
-        if order is None:
-            self._attrs = attrs if type(attrs) is dict else dict(attrs)
+        # every caller hands over a dict of its own or another target's; ``ordered``: the
+        # caller sorted it)
+        if ordered:
+            self._attrs = attrs  # type: ignore[assignment]
         else:
-            self._attrs = ordered = order.copy()
-            ordered.update(attrs)
+            names = tuple(attrs)
+            order = _ORDERS.get(names, _UNSEEN)
+            if order is _UNSEEN:
+                order = _order(names)
+            if order is None:
+                self._attrs = attrs if type(attrs) is dict else dict(attrs)
+            else:
+                self._attrs = in_order = order.copy()
+                in_order.update(attrs)
         self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None

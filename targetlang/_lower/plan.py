@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .._memo import Memo
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
 from .._syntax.rules import int_from_text, interpreted, trim_spaces, unencodable_at
@@ -77,6 +78,10 @@ class KindPlan(NamedTuple):
     json_types: dict[str, type]
     #: (dialect name, kind name): the attribute types of a target's values are fixed by it
     typed_as: tuple[str, str]
+    #: the names of a config as given, in order -> its attributes over the defaults, sorted,
+    #: and its fields after them, each value the default's or None: to copy and fill in
+    #: (``_over_defaults``; a text's options come in few orders)
+    orders: Memo[tuple[str, ...], dict[str, Any]]
 
 
 _NONE: frozenset[str] = frozenset()
@@ -110,7 +115,7 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
         table[name] = KindPlan(kind, codes, dict(kind.defaults),
                                tuple(dict.fromkeys(kind.default_keys)),
                                schema.hooks.get(name), schema.rules.default_keys_always,
-                               json_types, (schema.name, name))
+                               json_types, (schema.name, name), Memo(1024))
     schema.plans.update(table)  # all at once: a reader on another thread sees none or all
     return schema.plans
 
@@ -184,8 +189,8 @@ def read_plain_text(text: str, ctx: Context, place: Place,
                 word_plain = True
             elif unescaped and raw[0] == QUOTE == raw[-1] and len(raw) > 1 and \
                     QUOTE not in raw[1:-1]:
-                if " " not in raw:
-                    raw, word_plain = raw[1:-1], True
+                if " " not in raw or code == _INT or code == _BOOL:
+                    raw, word_plain = raw[1:-1], True  # (istream skips the spaces)
                 elif code == _STR:
                     given[key] = raw[1:-1].strip(" ")  # (trim_spaces)
                     continue
@@ -264,7 +269,7 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
     filled: set[str] | frozenset[str] = _NONE
     if hook is None:
         # The defaults hold no field (plans() makes sure): the fields come out of the merge.
-        attrs = {**plan.defaults, **given}
+        attrs = _over_defaults(plan, given)
         del attrs["kind"]
         tag = attrs.pop("tag", "")
         user_keys = attrs.pop("keys", None)
@@ -275,11 +280,19 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
             config, features = hook.run(given.copy(), ctx.environment, filled)
         except TargetError:
             return None  # the general path words the error
-        # The hook may fill in values (hooks add members, never remove one): strings stay,
+        # The hook may fill in values (hooks add members, never remove one): strings stay, a
+        # list of strings for an array of them is read as one (value_from_json's tuple),
         # anything else the general path checks.
-        if len(config) != len(given) and any(type(value) is not str for key, value in config.items()
-                                              if key not in given and key not in _CONFIG_FIELDS):
-            return None
+        filled_arrays = None
+        if len(config) != len(given):
+            for key, value in config.items():
+                if key in given or key in _CONFIG_FIELDS or type(value) is str:
+                    continue
+                if type(value) is list and plan.codes.get(key) == _STRS and \
+                        all(type(item) is str for item in value):
+                    filled_arrays = [*(filled_arrays or ()), key]
+                    continue
+                return None
         hook_out, hook_keys = config, config.get("keys")
         del config["kind"]  # (the trace keeps the hook's config stripped of the fields)
         tag = config.pop("tag", "")
@@ -287,7 +300,11 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
         host = config.pop("host", None)
         if host is not given.get("host"):
             return None  # a hook that set a host: the general path reads it
-        attrs = {**plan.defaults, **config}
+        attrs = _over_defaults(plan, config)
+        if filled_arrays is not None:  # (the hook's config keeps its lists, for the trace)
+            for key in filled_arrays:
+                attrs[key] = tuple(attrs[key])
+            arrays = [*arrays, *filled_arrays]
     device = attrs.get("device")
     if user_keys is None and device is None:
         keys = plan.default_keys  # (dispatch_keys' answer, without the call: most targets)
@@ -302,7 +319,23 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
     return ctx.make._create(plan.kind.name, ctx.schema.name, tag, keys, host, attrs, features,
                             _new_trace(Trace, ("text", given, ctx, (), place, hook, hook_out,
                                                hook_keys, filled, False, _NONE, text)),
-                            True, arrays)
+                            True, arrays, True)
+
+
+def _over_defaults(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any]:
+    """``{**plan.defaults, **config}`` with its attributes sorted by name, the fields of the
+    config (kind, tag, keys, host) after them, for the caller to take out: a copy of the
+    plan's template for these names (``KindPlan.orders``), filled in."""
+    names = tuple(config)
+    template = plan.orders.get(names)
+    if template is None:
+        attributes = sorted({*plan.defaults, *names} - _CONFIG_FIELDS)
+        template = plan.orders.put(names, {
+            **{name: plan.defaults.get(name) for name in attributes},
+            **{name: None for name in names if name in _CONFIG_FIELDS}})
+    attrs = template.copy()
+    attrs.update(config)
+    return attrs
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],

@@ -88,7 +88,7 @@ def _quoted_pieces(text: str) -> list[str] | None:
     inside = parts[1::2]
     if " " not in "".join(inside):
         return text.split(" ")  # no quoted run holds a space: each piece is a word
-    if "\0" in text:  # (a read text holds no NUL: the mask needs one)
+    if len(parts) == 3 or "\0" in text:  # (one quoted run; a read text holds no NUL)
         return _quoted_pieces_each(parts)
     # The spaces of the quoted runs masked, the text split at the others, the spaces put back.
     parts[1::2] = [run.replace(" ", "\0") if " " in run else run for run in inside]
