@@ -2,15 +2,21 @@
 
     python3 benchmarks/bench.py              # all sections; TVM too when its oracle is installed
     python3 benchmarks/bench.py --quick      # fewer repeats (a smoke run)
+    python3 benchmarks/bench.py --only corpora --corpus odd --corpus tophub   # some corpora
 
-Sections (best of 3 rounds that alternate TVM and targetlang): per-target times of parse ->
-to_json() on TopHub's target strings, simple non-Arm strings, the golden corpus and long
-generated strings (targetlang cold: every string new to its memo; warm: the memo hit,
-parse() of a string read before, as tuning logs repeat them), each with its ratio to TVM
-0.21's ``Target(text).export()`` (run in the oracle's own process; TVM has no cache); the
-serializers on their own (to_json, to_string, from_json against export(), str() and
-Target(dict)); the cold read by stage; the scaling series (time against input size); deep
-JSON nesting; ``import targetlang`` time.
+The corpora section times ``parse -> to_json()`` per target on TopHub's target strings, simple
+non-Arm strings, the golden corpus, long strings, every shape, every spelling and every odd
+spelling (each class on its own too): cold (every string new to targetlang's memo), warm (the
+memo hit, and parse then to_json), against TVM 0.21's ``Target(text).export()`` in one
+long-lived process of the oracle (TVM has no cache). Each figure is the median of 15
+repetitions; in each repetition the two tools take one pass over the corpus one after the
+other (which goes first alternates), so a shared machine's slow moments land on both; the
+load average is printed. Beside each corpus, how many of its strings reach the general path
+(counted). The other sections: a million distinct strings in one process
+(``bench_distinct.py``); the serializers on their own (to_json, to_string, from_json against
+export(), str() and Target(dict)); the cold read by stage; the scaling series (time against
+input size); deep JSON nesting; ``import targetlang`` time (those keep the best of
+``--rounds`` rounds).
 """
 
 from __future__ import annotations

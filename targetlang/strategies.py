@@ -29,11 +29,12 @@ from ._lower.dialects import load
 from ._schema.facts import AttrSpec, KindSpec
 from ._schema.types import BOOL, INT, STR, TARGET, AttrType
 from ._syntax import rules
-from ._syntax.grammar import parse_target_text, plain_target_parser
+from ._syntax.grammar import SyntaxProblem, parse_target_text, plain_target_parser
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags
 
-__all__ = ["targets", "target_strings", "malformed_strings", "spellings", "grammar_sentences"]
+__all__ = ["targets", "target_strings", "malformed_strings", "spellings", "grammar_sentences",
+           "odd_spellings", "odd_spellings_of", "respell", "ODD_SPELLINGS"]
 
 # Characters TVM's rules treat specially, plus some that merely look special.
 _SPECIAL = " ',\\=-\t\"{}"
@@ -390,8 +391,6 @@ def respell(text: str, spelling: str, choose: Choose, dialect: str = DEFAULT_DIA
     wrapper rewrites it by the exact text), is given back as it is."""
     if spelling not in (*ODD_SPELLINGS, "quoted-values"):  # (quoted-values: a host's inside)
         raise ValueError(f"unknown spelling {spelling!r}: one of {', '.join(ODD_SPELLINGS)}")
-    from ._syntax.grammar import SyntaxProblem
-
     try:
         syntax = parse_target_text(text)
     except SyntaxProblem:
