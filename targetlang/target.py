@@ -31,6 +31,7 @@ from ._stack import with_stack_room
 
 if TYPE_CHECKING:
     from ._lower.trace import Trace
+from . import errors as _errors
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError, type_name
 
@@ -623,14 +624,9 @@ def _read_again(source: tuple[Any, ...]) -> Trace:
     return target._traced
 
 
-def _error_classes() -> dict[str, type[TargetError]]:
-    from . import errors
-
-    return {name: value for name, value in vars(errors).items()
-            if isinstance(value, type) and issubclass(value, TargetError)}
-
-
-_ERROR_CLASSES = _error_classes()
+#: the errors a read raises, by name (``_record`` keeps the name)
+_ERROR_CLASSES = {name: value for name, value in vars(_errors).items()
+                  if isinstance(value, type) and issubclass(value, TargetError)}
 
 
 #: the attributes of a TargetError (``_record`` keeps each)
