@@ -204,6 +204,11 @@ def read_plain_text(text: str, ctx: Context, place: Place,
             if code == _BOOL and (raw == "1" or raw == "0"):
                 given[key] = raw == "1"
                 continue
+            if code == _STRS:
+                items = raw.split(",")  # (split_items of plain text: empty items dropped)
+                given[key] = tuple(items if "" not in items else [i for i in items if i])
+                arrays.append(key)
+                continue
         value = word_value(raw, code, word_plain)
         if value is UNREAD:
             return None
