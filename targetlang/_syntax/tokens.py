@@ -85,10 +85,19 @@ def _quoted_pieces(text: str) -> list[str] | None:
     parts = text.split(QUOTE)
     if not len(parts) & 1:
         return None  # an odd number of quotes: the last is never closed
+    if len(parts) == 3:  # (one quoted run: a host's, or one value's)
+        before, run, after = parts
+        if " " not in run:
+            return text.split(" ")
+        pieces, rest = before.split(" "), after.split(" ")
+        pieces[-1] = "".join((pieces[-1], QUOTE, run, QUOTE, rest[0]))
+        del rest[0]
+        pieces += rest
+        return pieces
     inside = parts[1::2]
     if " " not in "".join(inside):
         return text.split(" ")  # no quoted run holds a space: each piece is a word
-    if len(parts) == 3 or "\0" in text:  # (one quoted run; a read text holds no NUL)
+    if "\0" in text:  # (a read text holds no NUL: the mask needs one)
         return _quoted_pieces_each(parts)
     # The spaces of the quoted runs masked, the text split at the others, the spaces put back.
     parts[1::2] = [run.replace(" ", "\0") if " " in run else run for run in inside]
