@@ -236,6 +236,14 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):
             # Items quoted again inside, or spaced: each item interpreted and trimmed.
+            if QUOTE not in text and ESCAPE not in text:  # (spaced: the value quoted whole)
+                return tuple([item.strip(" ") for item in text.split(",") if item])
+            if ESCAPE not in text and text[:1] == QUOTE == text[-1:] and len(text) > 1:
+                items = text[1:-1].split("','")
+                inside = "".join(items)
+                if QUOTE not in inside and "," not in inside:  # (each item quoted whole)
+                    return tuple(items if " " not in inside else
+                                 [item.strip(" ") for item in items])
             if ESCAPE not in text:
                 parts = text.split(QUOTE)
                 if not len(parts) & 1:
