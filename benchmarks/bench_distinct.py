@@ -92,10 +92,11 @@ def run(reads: int, chunk: int, heap: int) -> tuple[list[float], list[float], li
             per_chunk.append((time.perf_counter() - start) / chunk)
             cpu_per_chunk.append((time.process_time() - cpu) / chunk)
             full += [(len(per_chunk) - 1, s) for g, s in collections.passes[seen:] if g == 2]
-        # (a tuple stops being tracked once what it holds has: a pass may meet a record
-        # before its parts, so two passes show what stays)
-        gc.collect()
-        gc.collect()
+        # (a tuple stops being tracked once what it holds has, and a pass may meet a record
+        # before its parts: a record, its values, an array of them, three passes show what
+        # stays)
+        for _ in range(3):
+            gc.collect()
         tracked_after = len(gc.get_objects())
         kept = len(_parse_memo.get((DEFAULT_DIALECT, ENV._key)) or ())
         lines.append(f"- objects the collector tracks: {tracked_before:,} before the reads, "
