@@ -2,15 +2,21 @@
 
     python3 benchmarks/bench.py              # all sections; TVM too when its oracle is installed
     python3 benchmarks/bench.py --quick      # fewer repeats (a smoke run)
+    python3 benchmarks/bench.py --only corpora --corpus odd --corpus tophub   # some corpora
 
-Sections (best of 3 rounds that alternate TVM and targetlang): per-target times of parse ->
-to_json() on TopHub's target strings, simple non-Arm strings, the golden corpus and long
-generated strings (targetlang cold: every string new to its memo; warm: the memo hit,
-parse() of a string read before, as tuning logs repeat them), each with its ratio to TVM
-0.21's ``Target(text).export()`` (run in the oracle's own process; TVM has no cache); the
-serializers on their own (to_json, to_string, from_json against export(), str() and
-Target(dict)); the cold read by stage; the scaling series (time against input size); deep
-JSON nesting; ``import targetlang`` time.
+The corpora section times ``parse -> to_json()`` per target on TopHub's target strings, simple
+non-Arm strings, the golden corpus, long strings, every shape, every spelling and every odd
+spelling (each class on its own too): cold (every string new to targetlang's memo), warm (the
+memo hit, and parse then to_json), against TVM 0.21's ``Target(text).export()`` in one
+long-lived process of the oracle (TVM has no cache). Each figure is the median of 15
+repetitions; in each repetition the two tools take one pass over the corpus one after the
+other (which goes first alternates), so a shared machine's slow moments land on both; the
+load average is printed. Beside each corpus, how many of its strings reach the general path
+(counted). The other sections: a million distinct strings in one process
+(``bench_distinct.py``); the serializers on their own (to_json, to_string, from_json against
+export(), str() and Target(dict)); the cold read by stage; the scaling series (time against
+input size); deep JSON nesting; ``import targetlang`` time (those keep the best of
+``--rounds`` rounds).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -33,6 +40,7 @@ TVM021 = ORACLE / "bin" / "tvm021-python"
 
 sys.path.insert(0, str(REPO))
 from generate_any_shape import read as read_any_shape  # noqa: E402  (benchmarks/)
+from generate_odd_spellings import read as read_odd_spellings  # noqa: E402  (benchmarks/)
 from generate_spellings import read as read_spellings  # noqa: E402  (benchmarks/)
 
 import targetlang as tl  # noqa: E402
@@ -40,26 +48,27 @@ from targetlang.target import _parse_memo, _parse_uncached  # noqa: E402
 
 ENV = tl.Environment.no_gpu()
 
-# TVM's side: the same loop in the oracle's interpreter; best of `repeats` per corpus.
-TVM_TIMER = r"""
+# TVM's side: one long-lived process of the oracle's interpreter, which times one pass over a
+# corpus (each string read and exported, `loops` times) each time it is asked, so that the two
+# tools alternate pass by pass in one run. Its answers are marked: TVM prints notes of its own.
+TVM_WORKER = r"""
 import json, sys, time, warnings
 warnings.simplefilter("ignore")
-import tvm
 from tvm.target import Target
-corpora, repeats = json.load(sys.stdin)
-out = {}
-for name, texts in corpora.items():
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
+corpora = json.loads(sys.stdin.readline())
+print("ready", flush=True)
+for line in sys.stdin:
+    name, loops = json.loads(line)
+    texts = corpora[name]
+    start = time.perf_counter()
+    for _ in range(loops):
         for text in texts:
             try:
                 Target(text).export()
             except Exception:
                 pass
-        best = min(best, time.perf_counter() - start)
-    out[name] = best / len(texts)
-print(json.dumps(out))
+    print("seconds", json.dumps((time.perf_counter() - start) / (loops * len(texts))),
+          flush=True)
 """
 
 
@@ -150,6 +159,10 @@ def corpora() -> dict[str, list[str]]:
     spellings = read_spellings()
     named["spellings"] = [text for texts in spellings.values() for text in texts]
     named.update({f"spellings: {name}": texts for name, texts in spellings.items()})
+    # The odd spellings TVM 0.21 reads (benchmarks/generate_odd_spellings.py): whole, then by class.
+    odd = read_odd_spellings()
+    named["odd spellings"] = [text for texts in odd.values() for text in texts]
+    named.update({f"odd: {name}": texts for name, texts in odd.items()})
     return named
 
 
@@ -178,62 +191,156 @@ def memo_hit(text: str) -> object:
     return tl.parse(text, environment=ENV)
 
 
-def time_tvm(named: dict[str, list[str]], repeats: int) -> dict[str, float] | None:
-    if not TVM021.exists():
-        return None
-    done = subprocess.run([str(TVM021), "-c", TVM_TIMER], input=json.dumps([named, repeats]),
-                          capture_output=True, text=True, check=True)
-    result: dict[str, float] = json.loads(done.stdout.splitlines()[-1])
-    return result
-
-
 def us(seconds: float) -> str:
     return f"{seconds * 1e6:,.2f}"
 
 
-def section_corpora(repeats: int, rounds: int) -> list[str]:
-    """Rounds alternate TVM and targetlang, and each side keeps its best: a shared machine's
-    slow moments then hit neither side's figure."""
+class TvmWorker:
+    """TVM 0.21's side of the corpora section: ``one_pass(name, loops)`` is the time per
+    target of one pass over a corpus in the oracle's long-lived process (None: no oracle)."""
+
+    def __init__(self, named: dict[str, list[str]]) -> None:
+        self.process: subprocess.Popen[str] | None = None
+        if TVM021.exists():
+            self.process = subprocess.Popen([str(TVM021), "-c", TVM_WORKER], text=True,
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL)
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.process.stdin.write(json.dumps(named) + "\n")
+            self.process.stdin.flush()
+            if self.process.stdout.readline().strip() != "ready":
+                raise RuntimeError("the TVM 0.21 oracle did not start")
+
+    def one_pass(self, name: str, loops: int) -> float | None:
+        if self.process is None:
+            return None
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps([name, loops]) + "\n")
+        self.process.stdin.flush()
+        while True:  # (TVM prints notes of its own: "ROCm not detected, ...")
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("the TVM 0.21 oracle stopped")
+            if line.startswith("seconds "):
+                seconds: float = json.loads(line[8:])
+                return seconds
+
+    def close(self) -> None:
+        if self.process is not None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+            self.process.wait()
+
+
+def one_pass(texts: Sequence[str], read: Callable[[str], object], loops: int) -> float:
+    """Seconds per target of one pass over ``texts`` (each read ``loops`` times)."""
+    start = time.perf_counter()
+    for _ in range(loops):
+        for text in texts:
+            try:
+                read(text)
+            except tl.TargetError:
+                pass
+    return (time.perf_counter() - start) / (loops * len(texts))
+
+
+def general_share(texts: Sequence[str]) -> int:
+    """How many of ``texts`` reach the general path (the grammar's parse tree) at any level of
+    a cold read: the one-pass reader of legacy text or of TargetJSON handed over (counted by
+    wrapping the two readers where the lowering calls them)."""
+    from targetlang._lower import core
+
+    handed: list[bool] = []
+
+    def counted(reader: Callable[..., Any]) -> Callable[..., Any]:
+        def read(*args: Any, **kwargs: Any) -> Any:
+            target = reader(*args, **kwargs)
+            if target is None:
+                handed.append(True)
+            return target
+        return read
+
+    readers = core.read_plain_text, core.read_plain_config
+    core.read_plain_text, core.read_plain_config = (counted(r) for r in readers)  # type: ignore[assignment]
+    try:
+        reached = 0
+        for text in texts:
+            handed.clear()
+            try:
+                cold(text)
+            except tl.TargetError:
+                pass
+            reached += bool(handed)
+    finally:
+        core.read_plain_text, core.read_plain_config = readers  # type: ignore[assignment]
+    return reached
+
+
+#: Strings read per pass at least: a pass over a small corpus reads it several times.
+MIN_READS = 2000
+
+
+def section_corpora(repetitions: int, only: Sequence[str] | None = None) -> list[str]:
+    """Medians of ``repetitions`` passes per corpus, TVM 0.21 and targetlang alternating pass
+    by pass (which goes first alternates too); cold, the memo hit, and parse -> to_json()."""
     named = corpora()
-    tvm: dict[str, float] | None = None
-    ours: dict[str, tuple[float, float, float]] = {}
-    for _ in range(rounds):
-        theirs_now = time_tvm(named, repeats)
-        if theirs_now is not None:
-            tvm = theirs_now if tvm is None else {k: min(v, theirs_now[k]) for k, v in tvm.items()}
-        for name, texts in named.items():
-            ours_cold = time_ours(texts, cold, repeats)
-            # Warm: the valid targets, read again (what a tuning log repeats); each refused
-            # string raises a fresh TargetError every time, about 1.5 µs (shown below).
-            valid = []
-            for text in texts:  # fill the memo once, then time repeats
-                try:
-                    warm(text)
-                    valid.append(text)
-                except tl.TargetError:
-                    pass
-            ours_warm = time_ours(valid, warm, repeats)
-            ours_hit = time_ours(valid, memo_hit, repeats)
-            best = ours.get(name, (ours_cold, ours_warm, ours_hit))
-            ours[name] = (min(best[0], ours_cold), min(best[1], ours_warm),
-                          min(best[2], ours_hit))
-    # Warm is the memo hit, parse() of a string read before; warm reads that export again
-    # (parse -> to_json(), a fresh dict each time) are the last column.
-    lines = ["| corpus | targets | TVM 0.21 µs | targetlang cold µs | cold / TVM | "
-             "targetlang warm µs (memo hit) | warm / TVM | warm, parse -> to_json() µs |",
+    if only:
+        named = {k: v for k, v in named.items() if any(k.startswith(o) for o in only)}
+    load_before = os.getloadavg()
+    tvm = TvmWorker(named)
+    samples: dict[str, dict[str, list[float]]] = {
+        name: {"tvm": [], "cold": [], "hit": [], "warm": []} for name in named}
+    valid = {name: [t for t in texts if not _refused(t)] for name, texts in named.items()}
+    try:
+        for repetition in range(repetitions):
+            for name, texts in named.items():
+                loops = -(-MIN_READS // len(texts))
+                for side in ("tvm", "cold") if repetition % 2 == 0 else ("cold", "tvm"):
+                    seconds = tvm.one_pass(name, loops) if side == "tvm" else \
+                        one_pass(texts, cold, loops)
+                    if seconds is not None:
+                        samples[name][side].append(seconds)
+                # Warm: the valid targets read again (what a tuning log repeats; each memo
+                # holds them from the cold section's first warm() call).
+                if valid[name]:
+                    warm_loops = -(-MIN_READS // len(valid[name]))
+                    samples[name]["hit"].append(one_pass(valid[name], memo_hit, warm_loops))
+                    samples[name]["warm"].append(one_pass(valid[name], warm, warm_loops))
+    finally:
+        tvm.close()
+    load_after = os.getloadavg()
+    lines = [f"Medians of {repetitions} repetitions. In each, TVM 0.21's `Target(text).export()` "
+             "(in one long-lived process of the oracle) and targetlang's cold read take one "
+             "pass each over the corpus, one after the other (which goes first alternates); "
+             f"a pass reads at least {MIN_READS:,} strings (a small corpus several times). "
+             "Cold: `parse -> to_json()` of a string new to the memo (`_parse_uncached`). "
+             "Warm: the memo hit, `parse(text)` of a string read before; and "
+             "`parse(text).to_json()`. General path: the strings whose cold read reaches the "
+             "grammar's parse tree (the one-pass readers handed over), counted.",
+             f"Load average (1, 5, 15 min) at the start: "
+             f"{', '.join(f'{x:.2f}' for x in load_before)}; at the end: "
+             f"{', '.join(f'{x:.2f}' for x in load_after)} ({os.cpu_count()} cores).", "",
+             "| corpus | targets | general path | TVM 0.21 µs (min-max) | targetlang cold µs | "
+             "cold / TVM | warm: memo hit µs | warm: parse -> to_json() µs |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, texts in named.items():
-        ours_cold, ours_warm, ours_hit = ours[name]
-        theirs = tvm[name] if tvm else None
-        def ratio(x: float, theirs: float | None = theirs) -> str:
-            return f"{x / theirs:.3f}" if theirs else "n/a"
-        lines.append(f"| {name} | {len(texts)} | {us(theirs) if theirs else 'n/a'} | "
-                     f"{us(ours_cold)} | {ratio(ours_cold)} | {us(ours_hit)} | {ratio(ours_hit)} "
-                     f"| {us(ours_warm)} |")
-    refused = [t for t in named["tophub"] if _refused(t)]
-    lines.append("")
-    lines.append(f"Warm, refused strings ({len(refused)} TopHub strings with TVM 0.6's -target=, "
-                 f"a fresh TargetError each): {us(time_ours(refused, warm, repeats))} µs")
+        row = samples[name]
+        reached = general_share(texts)
+        theirs = statistics.median(row["tvm"]) if row["tvm"] else None
+        ours_cold = statistics.median(row["cold"])
+        spread = f" ({us(min(row['tvm']))}-{us(max(row['tvm']))})" if row["tvm"] else ""
+        hit = us(statistics.median(row["hit"])) if row["hit"] else "n/a"
+        warm_json = us(statistics.median(row["warm"])) if row["warm"] else "n/a"
+        lines.append(f"| {name} | {len(texts)} | {reached} ({reached / len(texts):.0%}) | "
+                     f"{us(theirs) + spread if theirs else 'n/a'} | {us(ours_cold)} | "
+                     f"{f'{ours_cold / theirs:.3f}' if theirs else 'n/a'} | {hit} | "
+                     f"{warm_json} |")
+    refused = [t for t in named.get("tophub", []) if _refused(t)]
+    if refused:
+        lines.append("")
+        lines.append(f"Warm, refused strings ({len(refused)} TopHub strings with TVM 0.6's "
+                     f"-target=, a fresh TargetError each): "
+                     f"{us(one_pass(refused, warm, -(-MIN_READS // len(refused))))} µs")
     return lines
 
 
@@ -396,19 +503,29 @@ def section_import() -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
-    ap.add_argument("--rounds", type=int, help="rounds alternating TVM and targetlang "
-                    "(default 3; more steady a noisy machine's figures)")
+    ap.add_argument("--repetitions", type=int, default=15,
+                    help="corpora: passes per side whose median is taken (default 15)")
+    ap.add_argument("--corpus", action="append", metavar="NAME",
+                    help="corpora: only the corpora whose name starts with NAME (repeatable)")
+    ap.add_argument("--rounds", type=int, help="other sections: rounds alternating TVM and "
+                    "targetlang, best kept (default 3)")
     ap.add_argument("--only", choices=["corpora", "serializers", "stages", "warm-distinct",
-                                       "import"], help="one section only")
+                                       "import", "distinct"], help="one section only")
     args = ap.parse_args(argv)
     repeats = 2 if args.quick else 7
     rounds = args.rounds or (1 if args.quick else 3)
+    repetitions = 3 if args.quick else args.repetitions
     print(f"targetlang {tl.__version__}, Python {sys.version.split()[0]}, "
           f"{'TVM 0.21 oracle at ' + str(TVM021) if TVM021.exists() else 'no TVM oracle'}\n")
     if args.only:
-        sections = {"corpora": section_corpora, "serializers": section_serializers,
-                    "warm-distinct": section_warm_distinct}
-        if args.only == "stages":
+        sections = {"serializers": section_serializers, "warm-distinct": section_warm_distinct}
+        if args.only == "corpora":
+            print("\n".join(section_corpora(repetitions, args.corpus)))
+        elif args.only == "distinct":
+            from bench_distinct import section_distinct  # benchmarks/bench_distinct.py
+
+            print("\n".join(section_distinct()))
+        elif args.only == "stages":
             from stages import section_stages  # benchmarks/stages.py
 
             print("\n".join(section_stages(corpora(), repeats)))
@@ -418,7 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(sections[args.only](repeats, rounds)))
         return 0
     print("## parse -> to_json(), per target\n")
-    print("\n".join(section_corpora(repeats, rounds)))
+    print("\n".join(section_corpora(repetitions, args.corpus)))
+    print("\n## A million distinct strings, per read\n")
+    from bench_distinct import section_distinct  # benchmarks/bench_distinct.py
+
+    print("\n".join(section_distinct()))
     print("\n## Warm reads of equal-but-distinct string objects, per target\n")
     print("\n".join(section_warm_distinct(repeats, rounds)))
     print("\n## Serializers on their own, per target\n")

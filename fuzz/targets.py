@@ -17,7 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang.strategies import grammar_sentences, malformed_strings, target_strings, targets
+from targetlang.strategies import (
+    grammar_sentences,
+    malformed_strings,
+    odd_spellings,
+    target_strings,
+    targets,
+)
 from targetlang.tvmc import codegens
 
 from . import checks, oracle
@@ -251,7 +257,14 @@ def _log_bytes() -> st.SearchStrategy[bytes]:
 
 @functools.cache
 def _differential_texts() -> st.SearchStrategy[str]:
-    return st.one_of(target_strings(), malformed_strings())
+    # (the odd spellings: numbers and booleans as istream reads them, dashes, spacing,
+    # escapes, quotes in array items, quoted hosts holding quoted values)
+    return st.one_of(target_strings(), malformed_strings(), odd_spellings())
+
+
+@functools.cache
+def _odd_texts() -> st.SearchStrategy[str]:
+    return odd_spellings()
 
 
 def _raw_bytes(name: str) -> st.SearchStrategy[bytes]:
@@ -315,6 +328,9 @@ TARGETS: dict[str, FuzzTarget] = {t.name: t for t in (
     FuzzTarget("differential", "valid and malformed text compared with the live TVM 0.21 oracle",
                lambda text: oracle.compare(text, _oracle().ask(text)),
                strategy=_differential_texts, needs_oracle=True),
+    FuzzTarget("differential_odd", "the odd spellings alone (strategies.odd_spellings) compared "
+               "with the live TVM 0.21 oracle", lambda text: oracle.compare(text, _oracle().ask(text)),
+               strategy=_odd_texts, needs_oracle=True),
 )}
 
 

@@ -197,13 +197,24 @@ def _remove_stale(directory: str, name: str) -> None:
         return
     for entry in entries:
         match = pattern.fullmatch(entry)
-        if match is None or _alive(int(match.group(1))):
+        if match is None:
+            continue
+        temp = os.path.join(directory, entry)
+        try:
+            written = os.lstat(temp).st_mtime
+        except OSError:
+            continue
+        if _alive(int(match.group(1)), written):
             continue
         with contextlib.suppress(OSError):
-            os.unlink(os.path.join(directory, entry))
+            os.unlink(temp)
 
 
-def _alive(pid: int) -> bool:
+def _alive(pid: int, written: float) -> bool:
+    """Whether the process that wrote a temporary file last modified at ``written`` may
+    still run. A PID is reused once the kernel's numbers wrap around (32768 by default on
+    Linux), so a live process with that PID that started after the file was written is
+    another process, and the file is stale."""
     if pid == os.getpid():
         return True
     try:
@@ -212,7 +223,20 @@ def _alive(pid: int) -> bool:
         return False
     except (PermissionError, OverflowError):
         return True
-    return True
+    started = _start_time(pid)
+    return started is None or started <= written + 1.0  # start times are in clock ticks
+
+
+def _start_time(pid: int) -> float | None:
+    """When process ``pid`` started (seconds since the epoch), where /proc says; else None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat_file:
+            fields = stat_file.read().rpartition(b")")[2].split()
+        with open("/proc/stat", "rb") as kernel:
+            boot = next(float(line.split()[1]) for line in kernel if line.startswith(b"btime "))
+        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def write_directory_atomically(path: str | os.PathLike[str], files: dict[str, bytes]) -> None:

@@ -25,6 +25,11 @@ a data file): ``dialects.load``, ``arm.tables``, ``grammar``'s parsers,
 table's feature closures, ``_pyflow``'s fields of each AST class). ``_lower/plan.py``'s plans
 live on their ``DialectSchema``, made once per dialect.
 
+Eviction is constant-time: the entries are kept in order of arrival (an ``OrderedDict``,
+whose oldest entry comes out in one step), so the read that finds the memo full pays the
+same as any other. (Taking the first key of a plain dict skips every entry deleted before
+it: with the oldest dropped first, thousands of them, on every put.)
+
 Thread safety (CPython's GIL): a hit is one ``dict.get``; a miss computes outside any lock
 (two threads may both compute an answer: the answers are equal), then stores it under the
 memo's lock, which also guards the eviction of the oldest entries. No reader ever sees a
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, ParamSpec, TypeVar
 
@@ -80,7 +86,7 @@ class Memo(Generic[K, V]):
     def __init__(self, maxsize: int) -> None:
         if maxsize < 1:
             raise ValueError("a memo keeps at least one entry")
-        self._entries: dict[K, V] = {}
+        self._entries: OrderedDict[K, V] = OrderedDict()
         #: the dict's own ``get``: a hit costs one call in C
         self.get = self._entries.get
         self.maxsize = maxsize
@@ -95,7 +101,7 @@ class Memo(Generic[K, V]):
         with self._lock:
             if key not in entries:
                 while len(entries) >= self.maxsize:
-                    del entries[next(iter(entries))]  # the oldest kept
+                    entries.popitem(last=False)  # the oldest kept, in one step
             entries[key] = value
         return value
 

@@ -29,11 +29,12 @@ from ._lower.dialects import load
 from ._schema.facts import AttrSpec, KindSpec
 from ._schema.types import ANY, BOOL, INT, STR, TARGET, AttrType
 from ._syntax import rules
-from ._syntax.grammar import parse_target_text, plain_target_parser
+from ._syntax.grammar import SyntaxProblem, parse_target_text, plain_target_parser
 from .errors import TargetError
 from .target import DEFAULT_DIALECT, Target, from_json, tags
 
-__all__ = ["targets", "target_strings", "malformed_strings", "spellings", "grammar_sentences"]
+__all__ = ["targets", "target_strings", "malformed_strings", "spellings", "grammar_sentences",
+           "odd_spellings", "odd_spellings_of", "respell", "ODD_SPELLINGS"]
 
 # Characters TVM's rules treat specially, plus some that merely look special.
 _SPECIAL = " ',\\=-\t\"{}"
@@ -259,6 +260,201 @@ def _json_text(target: Target) -> str:
     import json
 
     return json.dumps(target.to_json())
+
+
+# ---- odd spellings: what TVM 0.21's reader allows beyond the plain -k=v ---------------------
+
+#: The odd spelling classes of :func:`odd_spellings` and :func:`respell`: numbers as
+#: ``std::istream`` reads them (``007``, ``+4``, ``0x10``, ``1e3``, ``1_000``, trailing text),
+#: booleans as TVM reads them (``true``, ``False``, ``2``, ``0.9``), three or more dashes,
+#: odd spacing between words, escapes (``\4\2``), quotes inside array items
+#: (``'mps , cutlass'``, ``\'a\',b``), quoted hosts holding quoted values, and all of them
+#: mixed with the plain spellings (``-k v``, ``--k=v``, bare flags).
+ODD_SPELLINGS = ("numbers", "booleans", "dashes", "spacing", "escapes", "array-quotes",
+                 "quoted-host", "mixed")
+
+#: Picks one of the ways offered: ``random.Random(seed).choice``, or a Hypothesis draw.
+Choose = Callable[[Sequence[str]], str]
+
+#: What istream leaves unread after a number (its digits end the number).
+_TRAILING = ("x", "abc", ".5", "e3", "_000", "px", "-1", "+2", ",7")
+#: A value word that TVM reads as these very characters (no quote, escape or space).
+_SIMPLE = frozenset(_PLAIN + "-=,@#%&*()[]<>!?~^|;`$" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    + "defghijklmnopqrstuvw2345678")
+_NUMBER = frozenset("0123456789")
+
+
+def _is_decimal(text: str) -> bool:
+    digits = text[1:] if text[:1] == "-" else text
+    return bool(digits) and set(digits) <= _NUMBER
+
+
+def _odd_number(value: str, choose: Choose) -> str:
+    """An int's canonical decimal, as istream reads it to the same number."""
+    negative = value.startswith("-")
+    digits = value[1:] if negative else value
+    sign = "-" if negative else choose(("", "+"))
+    ways = [sign + "0" * len(choose(("0", "00", "000"))) + digits,
+            sign + digits + choose(_TRAILING), f"' {value}'", f"'  {value} '"]
+    if not negative:
+        ways.append("+" + digits)
+    if value == "0":
+        ways += ["0x10", "0x0", "-0", "0b1", "0e9", "000"]
+    return choose(ways)
+
+
+def _odd_boolean(value: str, choose: Choose) -> str:
+    """``1`` or ``0`` as TVM reads a boolean (istream, then the words true and false)."""
+    if value == "1":
+        return choose(("true", "True", "TRUE", "2", "7", "-1", "01", "+1", "1x", "1.0", "' 1'"))
+    return choose(("false", "False", "FALSE", "0.9", "00", "-0", "+0", "0x1", "0e5", "0abc",
+                   "' 0'"))
+
+
+def _escaped(value: str, choose: Choose) -> str:
+    """Every character escaped, or every other one (quotes, spaces, commas, backslashes
+    always): Interpret gives the characters back."""
+    step = len(choose(("x", "xx")))
+    return "".join("\\" + c if i % step == 0 or c in " ',\\" else c
+                   for i, c in enumerate(value))
+
+
+def _quoted_items(items: list[str], choose: Choose) -> str:
+    """Simple items with quotes inside the array: each item quoted (with spaces TVM trims),
+    its quotes escaped, or the whole value quoted with spaces around its commas."""
+    way = choose(("whole", "each", "escaped", "spaced", "first"))
+    if way == "whole":
+        return "'" + " , ".join(items) + "'"
+    if way == "each":
+        return ",".join(f"'{item}'" for item in items)
+    if way == "escaped":
+        return ",".join(f"\\'{item}\\'" for item in items)
+    if way == "spaced":
+        return ",".join(f"' {item} '" for item in items)
+    return ",".join([f"'{items[0]}'", *items[1:]])
+
+
+def _odd_host(raw: str, spelling: str, choose: Choose, dialect: str) -> str:
+    """A host's word respelled: its text in ``spelling`` (a quoted host holds quoted values),
+    then quoted with its quotes escaped, or (mixed) every space and quote escaped."""
+    value = rules.interpret(raw)[0]
+    if value[:1] == "{" or value in load(dialect).tag_configs:
+        return raw
+    inner = respell(value, "quoted-values" if spelling == "quoted-host" else spelling, choose,
+                    dialect)
+    if spelling == "mixed" and choose(("quoted", "escaped")) == "escaped":
+        return "".join("\\" + c if c in " '\\" else c for c in inner)
+    return rules.quote(rules.uninterpret(inner))
+
+
+def _odd_value(raw: str, type_: AttrType, style: str, choose: Choose) -> str:
+    """An option's value word respelled in ``style`` to the same value; ``raw`` as written."""
+    value = rules.interpret(raw)[0]
+    if type_.is_array:
+        items = value.split(",")
+        if type_.holds_target or not all(item and set(item) <= _SIMPLE for item in items):
+            return raw
+        if style in ("array-quotes", "quoted-values"):
+            return _quoted_items(items, choose)
+        if style == "escapes":
+            return ",".join(_escaped(item, choose) for item in items)
+        return raw
+    if type_ is STR:
+        if not value or value != rules.trim_spaces(value)[0]:
+            return raw
+        if style == "escapes":
+            return _escaped(value, choose)
+        if style == "quoted-values":
+            inside = rules.uninterpret(value)
+            return rules.quote(choose((inside, f" {inside} ")))
+        return raw
+    if not type_.is_integer or not _is_decimal(value):
+        return raw
+    if style == "numbers" and type_ is INT:
+        return _odd_number(value, choose)
+    if style == "booleans" and value in ("0", "1"):
+        return _odd_boolean(value, choose) if type_ is BOOL else choose(
+            ("true", "True", "TRUE") if value == "1" else ("false", "False", "FALSE"))
+    if style == "escapes":
+        return _escaped(value, choose)
+    if style == "quoted-values":
+        return f"'{value}'"
+    return raw
+
+
+#: The styles an option of a ``mixed`` text is respelled in, one each.
+_MIXED_STYLES = ("numbers", "booleans", "escapes", "array-quotes", "quoted-values", "plain")
+
+
+def respell(text: str, spelling: str, choose: Choose, dialect: str = DEFAULT_DIALECT) -> str:
+    """Legacy ``text`` written again in the odd spelling class ``spelling`` (one of
+    :data:`ODD_SPELLINGS`), reading as the same target; ``choose`` picks one of the ways each
+    step offers (``random.Random(seed).choice``, or a Hypothesis draw). What the class cannot
+    respell to the same value (a string with spaces at its ends, an array item holding a
+    quote) is kept as written; text the grammar refuses, or that holds "mkldnn" (TVM's
+    wrapper rewrites it by the exact text), is given back as it is."""
+    if spelling not in (*ODD_SPELLINGS, "quoted-values"):  # (quoted-values: a host's inside)
+        raise ValueError(f"unknown spelling {spelling!r}: one of {', '.join(ODD_SPELLINGS)}")
+    try:
+        syntax = parse_target_text(text)
+    except SyntaxProblem:
+        return text
+    if "mkldnn" in text:
+        return text
+    kind = load(dialect).kinds.get(syntax.kind.text)
+    mixed = spelling == "mixed"
+    words = [syntax.kind.text]
+    for option in syntax.options:
+        raw = "1" if option.value is None else option.value.text
+        spec = None if kind is None else kind.attrs.get(option.key)
+        if spec is None:
+            value = raw
+        elif spec.type is TARGET:
+            value = _odd_host(raw, spelling, choose, dialect)
+        else:
+            value = _odd_value(raw, spec.type, choose(_MIXED_STYLES) if mixed else spelling,
+                               choose)
+        dashes = "-"
+        if spelling == "dashes":
+            dashes = choose(("---", "----", "-----"))
+        elif mixed:
+            dashes = choose(("-", "--", "---"))
+        form = choose(("assign", "spaced", "flag")) if mixed else "assign"
+        if form == "flag" and value == "1":
+            words.append(dashes + option.key)
+        elif form == "spaced" and value[:1] not in ("-", ""):
+            words.append(f"{dashes}{option.key}{choose((' ', '  '))}{value}")
+        else:
+            words.append(f"{dashes}{option.key}={value}")
+    if spelling in ("spacing", "mixed"):
+        gaps = [choose((" ", "  ", "   ", "    ")) for _ in words[1:]]
+        return choose(("", " ", "  ")) + words[0] + "".join(
+            g + w for g, w in zip(gaps, words[1:])) + choose(("", " ", "  "))
+    return " ".join(words)
+
+
+def odd_spellings(dialect: str = DEFAULT_DIALECT, kinds: Sequence[str] | None = None,
+                  spellings: Sequence[str] = ODD_SPELLINGS,
+                  max_host_depth: int = 1) -> st.SearchStrategy[str]:
+    """Valid target text in the odd spellings TVM 0.21 reads (:data:`ODD_SPELLINGS`), each
+    drawn from a target of :func:`targets` and reading as it."""
+    return targets(dialect, kinds, max_host_depth).flatmap(
+        lambda target: odd_spellings_of(target, spellings))
+
+
+def odd_spellings_of(target: Target,
+                     spellings: Sequence[str] = ODD_SPELLINGS) -> st.SearchStrategy[str]:
+    """Texts in the odd spellings (:data:`ODD_SPELLINGS`) that read back as ``target``."""
+    return _oddly_spelled(target, tuple(spellings))
+
+
+@st.composite
+def _oddly_spelled(draw: st.DrawFn, target: Target, spellings: tuple[str, ...]) -> str:
+    canonical = target.to_string()
+    if canonical.startswith("{"):
+        return canonical  # legacy text cannot say this target
+    return respell(canonical, draw(st.sampled_from(spellings)),
+                   lambda ways: draw(st.sampled_from(ways)), target.dialect)
 
 
 # ---- near misses ------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from ._stack import with_stack_room
 
 if TYPE_CHECKING:
     from ._lower.trace import Trace
+from . import errors as _errors
 from .environment import Environment
 from .errors import TargetError, TargetSyntaxError, type_name
 
@@ -81,16 +82,17 @@ class TargetFeatures(Mapping[str, object]):
 _NO_FEATURES = TargetFeatures(None)
 
 
-#: attribute names in the order a reader gave them -> sorted (None: sorted already). Readers
-#: give the few orders of their plans and configs again and again: sorting each target's
-#: names anew is a measurable part of a cold read.
-_ORDERS: Memo[tuple[str, ...], tuple[str, ...] | None] = Memo(4096)
+#: attribute names in the order a reader gave them -> the same names sorted, as the keys of a
+#: dict to copy and fill in (None: sorted already). Readers give the few orders of their plans
+#: and configs again and again: sorting each target's names anew is a measurable part of a
+#: cold read, and filling in a copy costs half of building the dict in order.
+_ORDERS: Memo[tuple[str, ...], dict[str, None] | None] = Memo(4096)
 _UNSEEN: Any = object()
 
 
-def _order(names: tuple[str, ...]) -> tuple[str, ...] | None:
+def _order(names: tuple[str, ...]) -> dict[str, None] | None:
     ranked = tuple(sorted(names))
-    return _ORDERS.put(names, None if ranked == names else ranked)
+    return _ORDERS.put(names, None if ranked == names else dict.fromkeys(ranked))
 
 
 class Target:
@@ -101,7 +103,8 @@ class Target:
     """
 
     __slots__ = ("_kind", "_dialect", "_tag", "_keys", "_host", "_attrs", "_features",
-                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_traced",
+                 "_identity", "_canonical", "_template", "_arrays", "_deep", "_array_keys",
+                 "_traced",
                  "_settled")
 
     _kind: str
@@ -120,6 +123,9 @@ class Target:
     #: those of values holding targets (through _plain)
     _arrays: tuple[str, ...]
     _deep: tuple[str, ...]
+    #: the attributes that are arrays of strings, where the reader knows them (the one-pass
+    #: readers: no other value holds anything to copy); None: found by their types
+    _array_keys: tuple[str, ...] | list[str] | None
     _traced: Trace  # (not part of the value; its lazy fields read on first use: _trace)
     #: made by ``settle`` (the one-pass readers of ``_lower/plan.py``) from these very
     #: values: its defaults and keys are as a reading of its own plain text makes them
@@ -130,30 +136,40 @@ class Target:
         raise TypeError("read a Target with targetlang.parse() or targetlang.from_json()")
 
     @classmethod
-    def _create(cls, *, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
+    def _create(cls, kind: str, dialect: str, tag: str, keys: tuple[str, ...],
                 host: Target | None, attrs: Mapping[str, AttrValue],
                 features: Mapping[str, object] | None,
-                trace: Trace = NO_TRACE, settled: bool = False) -> Target:
+                trace: Trace = NO_TRACE, settled: bool = False,
+                array_keys: tuple[str, ...] | list[str] | None = None,
+                ordered: bool = False) -> Target:
         self = object.__new__(cls)
         self._kind = kind
         self._dialect = dialect
         self._tag = tag
         self._keys = keys
         self._host = host
-        names = tuple(attrs)
-        order = _ORDERS.get(names, _UNSEEN)
-        if order is _UNSEEN:
-            order = _order(names)
         # (a dict in order is kept as it is: nothing changes a target's attributes, and
-        # every caller hands over a dict of its own or another target's)
-        self._attrs = (attrs if type(attrs) is dict else dict(attrs)) if order is None \
-            else {key: attrs[key] for key in order}
+        # every caller hands over a dict of its own or another target's; ``ordered``: the
+        # caller sorted it)
+        if ordered:
+            self._attrs = attrs  # type: ignore[assignment]
+        else:
+            names = tuple(attrs)
+            order = _ORDERS.get(names, _UNSEEN)
+            if order is _UNSEEN:
+                order = _order(names)
+            if order is None:
+                self._attrs = attrs if type(attrs) is dict else dict(attrs)
+            else:
+                self._attrs = in_order = order.copy()
+                in_order.update(attrs)
         self._features = _NO_FEATURES if not features else TargetFeatures(features)
         self._identity = None
         self._canonical = None
         self._template = None
         self._traced = trace
         self._settled = settled
+        self._array_keys = array_keys
         return self
 
     # ---- members -------------------------------------------------------------------------
@@ -198,7 +214,10 @@ class Target:
     @property
     def _trace(self) -> Trace:
         """Where each value came from, as the lowering read it (see ``_lower/trace.py``)."""
-        traced = self._traced = self._traced.complete()  # (its lazy fields, made once)
+        traced = self._traced
+        if type(traced) is tuple:  # (revived from the memo of reads: that reading, again)
+            traced = _read_again(traced)
+        traced = self._traced = traced.complete()  # (its lazy fields, made once)
         return traced
 
     # ---- serializers ---------------------------------------------------------------------
@@ -227,17 +246,21 @@ class Target:
         if self._host is not None:
             out["host"] = self._host.to_json()
         out.update(self._attrs)  # attributes override the fields, as in TVM
-        for key, value in self._attrs.items():  # (then arrays and targets made plain)
-            kind = type(value)
-            if kind is str or kind is int or kind is bool:
-                continue
-            if kind is tuple:
-                # An array is typed: one of strings holds only strings (a plain list copy).
-                out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
-            elif isinstance(value, Target):
-                out[key] = value.to_json()
-            elif kind is MappingProxyType:  # a map option (TVM TIRx's backend_config)
-                out[key] = _plain(value)
+        if self._array_keys is not None:
+            for key in self._array_keys:  # (list copies: nothing else holds anything)
+                out[key] = [*out[key]]
+        else:
+            for key, value in self._attrs.items():  # (then arrays and targets made plain)
+                kind = type(value)
+                if kind is str or kind is int or kind is bool:
+                    continue
+                if kind is tuple:
+                    # An array is typed: one of strings holds only strings (a list copy).
+                    out[key] = [*value] if not value or type(value[0]) is str else _plain(value)
+                elif isinstance(value, Target):
+                    out[key] = value.to_json()
+                elif kind is MappingProxyType:  # a map option (TVM TIRx's backend_config)
+                    out[key] = _plain(value)
         if self._features is not _NO_FEATURES and _exports_features(self._dialect):
             for name, value in self._features.items():
                 out["feature." + name] = _plain(value)
@@ -339,7 +362,8 @@ class Target:
                                     "and devices)")
         return Target._create(kind=self._kind, dialect=self._dialect, tag=self._tag,
                               keys=self._keys, host=host, attrs=self._attrs,
-                              features=self._features, trace=self._traced)
+                              features=self._features, trace=self._traced,
+                              array_keys=self._array_keys)
 
     @with_stack_room
     def with_attrs(self, changes: Mapping[str, Any]) -> Target:
@@ -427,11 +451,12 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
     # (its hash is all a new string object costs; the table's key is built once per call).
     reads = _parse_memo.get(dialect if environment is None else (dialect, environment._key))
     if reads is not None:
-        outcome = reads.get(text)
-        if outcome is not None:
-            if type(outcome) is Target:
-                return outcome
-            raise outcome._copy()  # type: ignore[union-attr]  # a fresh error each time
+        target = reads.again(text)
+        if target is not None:
+            return target
+        kept = reads.kept(text)
+        if kept is not None:
+            return reads.revive(text, kept)  # (raises a kept error afresh)
     return _parse_and_keep(text, dialect, environment)
 
 
@@ -439,18 +464,59 @@ def parse(text: str, *, dialect: str = DEFAULT_DIALECT,
 # few target strings millions of times. Errors are kept too (and raised afresh each time:
 # the kept one has no traceback). One memo of texts per (dialect, environment): a program
 # reads in one or two. Only texts of ordinary size are kept (Memo), so memory stays bounded:
-# at most 8 tables of 8,192 texts.
-_parse_memo: Memo[Any, Memo[str, Target | TargetError]] = Memo(8)
+# at most 8 tables of 8,192 texts, and 8,192 Targets of texts read again.
+#
+# What the memo keeps costs the garbage collector nothing: a text read is kept as plain data
+# (``_record``: tuples, strings, numbers, dicts of them), which the collector stops tracking
+# at its first look, so a long run of distinct texts (a tuning log of millions of records)
+# adds nothing for its full passes to walk, and triggers none of them. A text read again is
+# revived from that data once, and its Target kept for the reads after (``_Reads.again``).
+_parse_memo: Memo[Any, _Reads] = Memo(8)
+
+#: How many texts, and how many Targets of texts read again, one table keeps.
+_KEPT_TEXTS = 8192
+
+
+class _Reads:
+    """The texts read in one dialect and environment: each as its ``_record``, and for a text
+    read again (at most ``_KEPT_TEXTS`` of them) its Target."""
+
+    __slots__ = ("again", "kept", "_records", "_targets", "_dialect", "_environment")
+
+    def __init__(self, dialect: str, environment: Environment | None) -> None:
+        self._records: Memo[str, Any] = Memo(_KEPT_TEXTS)
+        self._targets: Memo[str, Target] = Memo(_KEPT_TEXTS)
+        #: the Target of a text read again, and a text's record (the dicts' own ``get``)
+        self.again = self._targets.get
+        self.kept = self._records.get
+        self._dialect = dialect
+        self._environment = None if environment is None else environment._key
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def keep(self, text: str, outcome: Target | TargetError) -> None:
+        self._records.put(text, _record(outcome))
+
+    def revive(self, text: str, kept: Any) -> Target:
+        """The Target of a text read before (kept from now on), or its error raised afresh."""
+        if type(kept) is not tuple:  # (kept as it is: a value the records do not hold)
+            if type(kept) is Target:
+                return kept
+            raise kept._copy()
+        if kept[0] is _ERROR:
+            raise _revived_error(kept)
+        return self._targets.put(text, _revived(kept, (text, self._dialect, self._environment,
+                                                       0)))
 
 
 def _parse_and_keep(text: str, dialect: str, environment: Environment | None) -> Target:
     """``parse`` of a text not in the memo: read it, and keep what it gave."""
     if len(text) > ORDINARY_CHARS:  # read afresh, never kept: the memo's memory stays bounded
-        return _parse_uncached(text, dialect=dialect, environment=environment)
+        return _read_text(text, dialect, environment)
     table_key = dialect if environment is None else (dialect, environment._key)
     try:
-        outcome: Target | TargetError = _parse_uncached(text, dialect=dialect,
-                                                        environment=environment)
+        outcome: Target | TargetError = _read_text(text, dialect, environment)
     except TargetError as error:
         # Kept without its traceback and context: their frames would keep every local of the
         # failed read alive (kilobytes per cached error).
@@ -458,19 +524,139 @@ def _parse_and_keep(text: str, dialect: str, environment: Environment | None) ->
         outcome = error.with_traceback(None)
     reads = _parse_memo.get(table_key)
     if reads is None:
-        reads = _parse_memo.put(table_key, Memo(8192))
-    reads.put(text, outcome)
+        reads = _parse_memo.put(table_key, _Reads(dialect, environment))
+    reads.keep(text, outcome)
     if type(outcome) is Target:
         return outcome
     assert isinstance(outcome, TargetError)
     raise outcome._copy()
 
 
-@with_stack_room
+# ---- records: what the memo of reads keeps ---------------------------------------------------
+
+_ERROR: Any = "error"  # (a kept error's record starts with it; a Target's with its kind)
+_ATOMS = (str, int, bool, float, type(None))
+
+
+def _record(outcome: Target | TargetError) -> Any:
+    """``outcome`` as plain data the garbage collector stops tracking at its first look: an
+    exact tuple of strings, numbers, None and exact tuples of them (the record of a host
+    too; never a dict or a list, which the collector goes on tracking, or keeps looking
+    at). Where a value is of another kind (a target among the attributes, a list), the
+    outcome itself, kept as it is.
+
+    A Target: ``(kind, dialect, tag, keys, host, names, values, features, settled,
+    array_keys)``, its attributes as the tuple of their names and that of their values, its
+    features as (name, value) pairs. An error: ``(_ERROR, class name, args, message, source,
+    offset, path)`` and its hint's name and candidates, if it has one. (Flat: a tuple stops
+    being tracked once what it holds has, and a pass of the collector may meet a tuple
+    before what it holds.)"""
+    if not isinstance(outcome, Target):
+        fields = outcome.__dict__
+        hint = outcome._hint
+        kept = (_ERROR, type(outcome).__name__, outcome.args, outcome._message, outcome.source,
+                outcome.offset, outcome.path, *(hint or ()))
+        if type(outcome) is not _ERROR_CLASSES.get(type(outcome).__name__) or \
+                fields.keys() != _ERROR_FIELDS or not _plain_data(kept):
+            return outcome
+        return kept
+    host = outcome._host
+    if host is not None:
+        host = _record(host)
+        if type(host) is not tuple:
+            return outcome
+    attrs = outcome._attrs
+    values = tuple(attrs.values())
+    array_keys = outcome._array_keys
+    if array_keys is not None and outcome._settled:
+        # (a one-pass reader's target: its arrays are of strings; a hook may have made one
+        # a list)
+        if any(type(attrs[key]) is not tuple for key in array_keys):
+            return outcome
+    elif not _plain_data(values):
+        return outcome
+    features = outcome._features
+    kept_features = None if features is _NO_FEATURES else tuple(features.items())
+    if kept_features is not None and not _plain_data(kept_features):
+        return outcome
+    return (outcome._kind, outcome._dialect, outcome._tag, outcome._keys, host, tuple(attrs),
+            values, kept_features, outcome._settled,
+            None if array_keys is None else tuple(array_keys))
+
+
+def _plain_data(value: Any) -> bool:
+    """Whether ``value`` holds only strings, numbers and None, in exact tuples."""
+    kind = type(value)
+    if kind is tuple:
+        return all(_plain_data(item) for item in value)
+    return kind in _ATOMS
+
+
+def _revived(kept: tuple[Any, ...], source: tuple[Any, ...]) -> Target:
+    """The Target ``_record`` made ``kept`` of. Its trace is the reading of ``source`` (the
+    text, the dialect, the environment's fields, and how many hosts deep), done again when
+    asked (``Target._trace``)."""
+    (kind, dialect, tag, keys, host, names, values, features, settled, array_keys) = kept
+    self = _new_target(Target)
+    self._kind = kind
+    self._dialect = dialect
+    self._tag = tag
+    self._keys = keys
+    self._host = None if host is None else _revived(host, (*source[:3], source[3] + 1))
+    self._attrs = dict(zip(names, values))
+    self._features = _NO_FEATURES if features is None else TargetFeatures(dict(features))
+    self._identity = None
+    self._canonical = None
+    self._template = None
+    self._traced = source  # type: ignore[assignment]  # (a plain tuple: see _trace)
+    self._settled = settled
+    self._array_keys = array_keys
+    return self
+
+
+_new_target = object.__new__
+
+
+def _read_again(source: tuple[Any, ...]) -> Trace:
+    """The trace of a Target revived from the memo: its text read again, its host's host..."""
+    text, dialect, environment, depth = source
+    target = _read_text(text, dialect, None if environment is None else Environment(*environment))
+    for _ in range(depth):
+        assert target._host is not None
+        target = target._host
+    return target._traced
+
+
+#: the errors a read raises, by name (``_record`` keeps the name)
+_ERROR_CLASSES = {name: value for name, value in vars(_errors).items()
+                  if isinstance(value, type) and issubclass(value, TargetError)}
+
+
+#: the attributes of a TargetError (``_record`` keeps each)
+_ERROR_FIELDS = TargetError("").__dict__.keys()
+
+
+def _revived_error(kept: tuple[Any, ...]) -> TargetError:
+    """The error ``_record`` made ``kept`` of, as a new object (no traceback)."""
+    _, name, args, message, source, offset, path, *hint = kept
+    cls = _ERROR_CLASSES[name]
+    error = cls.__new__(cls)
+    error.args = args
+    error._message, error.source, error.offset, error.path = message, source, offset, path
+    error._hint = (hint[0], hint[1]) if hint else None
+    return error
+
+
 def _parse_uncached(text: str, *, dialect: str = DEFAULT_DIALECT,
                     environment: Environment | None = None) -> Target:
     """``parse`` without the memo (for benchmarks of cold reads)."""
-    # (tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
+    return _read_text(text, dialect, environment)
+
+
+@with_stack_room
+def _read_text(text: str, dialect: str, environment: Environment | None) -> Target:
+    # (positional: the stack-room wrapper passes them on without a dict of keywords;
+    # tuple.__new__: a named tuple's generated __new__ is a Python call on the hot path)
     schema = _SCHEMAS.get(dialect) or _schema(dialect)
     return from_top_level_text(text, _new_context(Context, (schema, environment, text, Target,
                                                             None, None, ())))

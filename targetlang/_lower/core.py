@@ -91,6 +91,8 @@ def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
 
 def target_depth(target: Target) -> int:
     """How many targets deep a Target nests (itself, its host, its devices...)."""
+    if target._host is None and "devices" not in target._attrs:
+        return 1  # (most targets: no host, no devices)
     deepest, stack = 0, [(target, 1)]
     while stack:
         current, level = stack.pop()
@@ -185,6 +187,8 @@ class _Through(Sequence[int]):
 
 #: The place of the outermost text itself.
 _SOURCE = Place()
+#: (a Place made without the named tuple's generated __new__, a Python call)
+_new_place = tuple.__new__
 
 
 def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None,
@@ -196,6 +200,13 @@ def _fail(cls: type[TargetError], message: str, ctx: Context, offset: int | None
 
 def from_top_level_text(text: str, ctx: Context) -> Target:
     """``tvm.target.Target(text)``: the Python wrapper's rewrites, then ``from_string``."""
+    if text.isascii() and "\0" not in text and "-libs=mkldnn" not in text:
+        # Nothing to refuse, cut or rewrite. Legacy text (not a tag, not JSON) goes straight to
+        # the one-pass reader: from_string's and from_raw_string's steps, inline.
+        if is_legacy_text(text, ctx.schema) and _TARGETS.level < MAX_TARGET_DEPTH:
+            read = read_plain_text(text, ctx, _SOURCE, _read_host)
+            return read if read is not None else from_raw_string_general(text, ctx, _SOURCE)
+        return from_string(text, ctx, _SOURCE)
     bad = rules.unencodable_at(text)
     if bad is not None:  # TVM hands the text to C++ as UTF-8 and refuses what is not
         _fail(TargetSyntaxError, f"{text[bad]!r} cannot be encoded in UTF-8 (a lone surrogate), "
@@ -236,6 +247,12 @@ def _replace_with_positions(text: str, old: str, new: str,
     out.append(text[i:])
     positions.extend(range(i, len(text) + 1))
     return "".join(out), positions
+
+
+def is_legacy_text(text: str, schema: DialectSchema) -> bool:
+    """Whether ``from_string`` reads ``text`` as legacy text with TVM 0.21's reader: no other
+    release's reader, not a registered tag, not JSON text."""
+    return schema.reader is None and text[:1] != "{" and text not in schema.tag_configs
 
 
 def is_json_text(text: str) -> bool:
@@ -349,15 +366,23 @@ def _read_host(raw: str, text: str, ctx: Context, place: Place) -> Target | None
     level = _TARGETS.level + 1
     if level >= MAX_TARGET_DEPTH:
         return None
+    host_text = rules.interpreted(raw)
+    host_place = _new_place(Place, (_ValueOffsets(place, text, "host"), ""))
     _TARGETS.level = level
     try:
-        host = from_string(rules.interpreted(raw), ctx,
-                           Place(_ValueOffsets(place, text, "host"), ""))
+        if is_legacy_text(host_text, ctx.schema):  # (from_string's and from_raw_string's steps)
+            host = read_plain_text(host_text, ctx, host_place, _read_host)
+            if host is None:
+                host = from_raw_string_general(host_text, ctx, host_place)
+        else:
+            host = from_string(host_text, ctx, host_place)
     except TargetError:
         return None
     finally:
         _TARGETS.level = level - 1
     # (what _construct checks of a host given as a Target, from the outer target's level)
+    if host._host is None and "devices" not in host._attrs:
+        return host  # (target_depth 1: the limit was checked above)
     return host if level + target_depth(host) <= MAX_TARGET_DEPTH else None
 
 

@@ -9,10 +9,11 @@ each value as it meets it (``word_value``: TVM's Interpret rules, then the type'
 kind's ``KindPlan`` (its attribute table, defaults, default keys and hook, compiled once per
 dialect and kind).
 
-It answers only what it is sure of: anything else (an unclosed quote, an unknown kind or
-attribute, a value of another type, a number TVM's istream rules read, a host,
-``-from_device``, an error of any kind) returns None, and the general path reads the text
-(and words the error). The trace records the text itself in place of its options; ``Trace``
+It reads every spelling the grammar has (numbers and booleans as TVM's ``istream`` reads
+them, any dashes and spacing, escapes, quotes in array items, hosts nested in quotes) and
+answers only what it is sure of: anything else (an unknown kind or attribute, a value of
+another type, ``-from_device``, an error of any kind) returns None, and the general path
+reads the text (and words the error). The trace records the text itself in place of its options; ``Trace``
 splits it again when asked. A property test checks that whatever this reads, the general
 path reads the same.
 """
@@ -22,12 +23,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .._memo import Memo
 from .._schema.facts import FIELDS, DialectRules
 from .._schema.types import BOOL, INT, STR, array_of
-from .._syntax.rules import int64_from_decimal, interpreted, trim_spaces
-from .._syntax.tokens import ESCAPE, QUOTE, MismatchedQuote, is_plain, options, split_items
+from .._syntax.rules import int_from_text, interpreted, trim_spaces, unencodable_at
+from .._syntax.tokens import (
+    ESCAPE,
+    QUOTE,
+    MismatchedQuote,
+    is_plain,
+    options,
+    split_items,
+)
 from ..errors import TargetError
-from .trace import traced
+from .trace import Trace, traced
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -69,9 +78,19 @@ class KindPlan(NamedTuple):
     json_types: dict[str, type]
     #: (dialect name, kind name): the attribute types of a target's values are fixed by it
     typed_as: tuple[str, str]
+    #: the names of a config as given, in order -> its attributes over the defaults, sorted,
+    #: and its fields after them, each value the default's or None: to copy and fill in
+    #: (``_over_defaults``; a text's options come in few orders)
+    orders: Memo[tuple[str, ...], dict[str, Any]]
 
 
 _NONE: frozenset[str] = frozenset()
+#: the members of a config that are not attributes (``settle`` takes each out)
+_CONFIG_FIELDS = frozenset(("kind", "tag", "keys", "host"))
+#: ``traced``'s Trace made by position, on the hot path: the form "text", the given config,
+#: the context, no options yet, the place, the hook and what it did, not queried, no
+#: overrides, and the text left unsplit (``Trace.complete`` splits it when asked)
+_new_trace = tuple.__new__
 
 def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
     """The plans of a dialect's kinds (None for a dialect whose text the general path reads),
@@ -96,7 +115,7 @@ def plans(schema: DialectSchema) -> dict[str, KindPlan | None]:
         table[name] = KindPlan(kind, codes, dict(kind.defaults),
                                tuple(dict.fromkeys(kind.default_keys)),
                                schema.hooks.get(name), schema.rules.default_keys_always,
-                               json_types, (schema.name, name))
+                               json_types, (schema.name, name), Memo(1024))
     schema.plans.update(table)  # all at once: a reader on another thread sees none or all
     return schema.plans
 
@@ -131,24 +150,25 @@ def read_plain_text(text: str, ctx: Context, place: Place,
     ``read_host`` reads a ``-host`` value (the lowering's own reader of a nested target,
     handed down: this module sits below it); without one, a host is the general path's.
     """
+    schema = ctx.schema
+    table = schema.plans or plans(schema)
     read = options(text)
     if read is None:
         return None  # not well-formed: the grammar's parser words the error
     kind, written = read
-    schema = ctx.schema
-    table = schema.plans or plans(schema)
     plan = table.get(kind)
     if plan is None:
         return None
     codes = plan.codes
-    plain = is_plain(text)
-    # In a text with quotes and no escape, a word without a quote is plain, and so is the
+    plain = QUOTE not in text and ESCAPE not in text  # (is_plain)
+    # A word without a quote or an escape is plain; in a text without escapes, so is the
     # inside of a word quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a
     # string value, but not at its ends, which are trimmed; none in another type's.) This is
     # ``rules.interpreted``'s quote case inline: a call per word costs quoted text 3%, and
     # the property tests check the reader against the general path.
     unescaped = not plain and ESCAPE not in text
     given: dict[str, Any] = {"kind": kind}
+    arrays: list[str] = []  # (the arrays of strings given: to_json copies them as lists)
     for key, raw in written:
         if key in given:
             return None  # given twice (an error), or -kind
@@ -164,22 +184,38 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         word_plain = plain
         if raw is None:
             raw, word_plain = "1", True  # a bare -flag means "1"
-        elif unescaped:
-            if QUOTE not in raw:
+        elif not plain:
+            if QUOTE not in raw and ESCAPE not in raw:
                 word_plain = True
-            elif raw[0] == QUOTE == raw[-1]:
-                inner = raw[1:-1]
-                if len(raw) > 1 and QUOTE not in inner and (" " not in inner or code == _STR and (
-                        inner[0] != " " != inner[-1])):
-                    raw, word_plain = inner, True
-        if code == _STR and word_plain:
-            given[key] = raw  # (word_value's answer, without the call: the commonest case)
-            continue
+            elif unescaped and raw[0] == QUOTE == raw[-1] and len(raw) > 1 and \
+                    QUOTE not in raw[1:-1]:
+                if " " not in raw or code == _INT or code == _BOOL:
+                    raw, word_plain = raw[1:-1], True  # (istream skips the spaces)
+                elif code == _STR:
+                    given[key] = raw[1:-1].strip(" ")  # (trim_spaces)
+                    continue
+        if word_plain:  # (word_value's answers, without the call: the commonest cases)
+            if code == _STR:
+                given[key] = raw
+                continue
+            if code == _INT and raw.isdigit() and len(raw) < 19 and raw.isascii():
+                given[key] = int(raw)
+                continue
+            if code == _BOOL and (raw == "1" or raw == "0"):
+                given[key] = raw == "1"
+                continue
+            if code == _STRS:
+                items = raw.split(",")  # (split_items of plain text: empty items dropped)
+                given[key] = tuple(items if "" not in items else [i for i in items if i])
+                arrays.append(key)
+                continue
         value = word_value(raw, code, word_plain)
         if value is UNREAD:
             return None
         given[key] = value
-    return _construct(plan, given, ctx, text, place)
+        if code == _STRS:
+            arrays.append(key)
+    return settle(plan, given, ctx, text, place, arrays)
 
 
 #: ``word_value``'s answer for a word the general path reads
@@ -188,9 +224,9 @@ UNREAD: Any = object()
 
 def word_value(raw: str, code: int, plain: bool = False) -> Any:
     """The value of an option's word as ``value_from_text`` reads it for the common types
-    (TVM's Interpret rules, then the type's), or ``UNREAD``: a number TVM's istream rules
-    read (spaces, trailing characters, out of int64's range, not a number), or an unclosed
-    quote in an array.
+    (TVM's Interpret rules, then the type's: an integer or a boolean as ``istream`` reads it,
+    then the words true and false), or ``UNREAD``: what TVM refuses (no number, one out of
+    int64's range, an unclosed quote in an array), whose error the general path words.
     ``plain``: the word is known to hold no quote or escape. (A property test checks it
     against ``value_from_text``.)"""
     text = raw if plain else interpreted(raw)
@@ -199,7 +235,25 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         if code == _STR:  # (trim_spaces, where there is a space to trim)
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):
-            try:  # items quoted again inside, or spaced: each item interpreted and trimmed
+            # Items quoted again inside, or spaced: each item interpreted and trimmed.
+            if QUOTE not in text and ESCAPE not in text:  # (spaced: the value quoted whole)
+                return tuple([item.strip(" ") for item in text.split(",") if item])
+            if ESCAPE not in text and text[:1] == QUOTE == text[-1:] and len(text) > 1:
+                items = text[1:-1].split("','")
+                inside = "".join(items)
+                if QUOTE not in inside and "," not in inside:  # (each item quoted whole)
+                    return tuple(items if " " not in inside else
+                                 [item.strip(" ") for item in items])
+            if ESCAPE not in text:
+                parts = text.split(QUOTE)
+                if not len(parts) & 1:
+                    return UNREAD  # an unclosed quote (the general path words the error)
+                if "," not in "".join(parts[1::2]):  # (no comma inside quotes: each splits)
+                    # Interpret drops the quotes of an item quoted whole, and only those.
+                    return tuple([(item[1:-1] if item[0] == QUOTE == item[-1] and len(item) > 1
+                                   and QUOTE not in item[1:-1] else item).strip(" ")
+                                  for item in text.split(",") if item])
+            try:
                 items = split_items(text, offsets=False)
             except MismatchedQuote:
                 return UNREAD  # the general path words the error
@@ -211,31 +265,24 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         return tuple(split_items(raw, offsets=False))
     if raw.isdigit() and raw.isascii() and len(raw) < 19:
         number: int | None = int(raw)  # (the commonest case: no sign, in range)
-    elif raw.isascii() and (raw.isdigit() or raw[:1] in ("+", "-") and raw[1:].isdigit()):
-        number = int64_from_decimal(raw)  # signed, or long: None where out of range
-        if number is None:
-            return UNREAD
     else:
-        return UNREAD
+        number = int_from_text(raw)  # istream's reading (007, +4, 0x10, 1e3, 3x), true, False
+        if number is None:
+            return UNREAD  # (TVM's error, which the general path words)
     return number if code == _INT else number != 0
 
 
-#: What ``settle`` makes of a plain config: tag, keys, attributes, features, for the trace
-#: the hook's config, its keys and what it filled in, and the host. (A plain tuple: a named one's
-#: constructor is a Python call on the hot path.)
-Settled = tuple[Any, tuple[Any, ...], dict[str, Any], Any, Any, Any, "set[str] | frozenset[str]",
-                "Target | None"]
-
-
-def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled | None:
+def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place: Place,
+           arrays: list[str]) -> Target | None:
     """``_from_config``'s last steps (hook, tag, keys, attributes over the defaults) for a
-    config typed from plain text, or None where the general path must decide."""
+    config typed from plain ``text``, and the target they make; None where the general path
+    must decide. ``arrays``: the attributes given as arrays of strings."""
     hook = plan.hook
     features = hook_out = hook_keys = None
     filled: set[str] | frozenset[str] = _NONE
     if hook is None:
         # The defaults hold no field (plans() makes sure): the fields come out of the merge.
-        attrs = {**plan.defaults, **given}
+        attrs = _over_defaults(plan, given)
         del attrs["kind"]
         tag = attrs.pop("tag", "")
         user_keys = attrs.pop("keys", None)
@@ -243,9 +290,22 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
     else:
         filled = set()
         try:
-            config, features = hook.run(given.copy(), environment, filled)
+            config, features = hook.run(given.copy(), ctx.environment, filled)
         except TargetError:
             return None  # the general path words the error
+        # The hook may fill in values (hooks add members, never remove one): strings stay, a
+        # list of strings for an array of them is read as one (value_from_json's tuple),
+        # anything else the general path checks.
+        filled_arrays = None
+        if len(config) != len(given):
+            for key, value in config.items():
+                if key in given or key in _CONFIG_FIELDS or type(value) is str:
+                    continue
+                if type(value) is list and plan.codes.get(key) == _STRS and \
+                        all(type(item) is str for item in value):
+                    filled_arrays = [*(filled_arrays or ()), key]
+                    continue
+                return None
         hook_out, hook_keys = config, config.get("keys")
         del config["kind"]  # (the trace keeps the hook's config stripped of the fields)
         tag = config.pop("tag", "")
@@ -253,17 +313,42 @@ def settle(plan: KindPlan, given: dict[str, Any], environment: Any) -> Settled |
         host = config.pop("host", None)
         if host is not given.get("host"):
             return None  # a hook that set a host: the general path reads it
-        for key, value in config.items():
-            # The hook may fill in values: strings stay, anything else the general path checks.
-            if type(value) is not str and key not in given:
-                return None
-        attrs = {**plan.defaults, **config}
+        attrs = _over_defaults(plan, config)
+        if filled_arrays is not None:  # (the hook's config keeps its lists, for the trace)
+            for key in filled_arrays:
+                attrs[key] = tuple(attrs[key])
+            arrays = [*arrays, *filled_arrays]
     device = attrs.get("device")
-    if user_keys is not None and type(user_keys) is not tuple and not (
-            type(user_keys) is list and all(type(k) is str for k in user_keys)):
-        return None
-    keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
-    return tag, keys, attrs, features, hook_out, hook_keys, filled, host
+    if user_keys is None and device is None:
+        keys = plan.default_keys  # (dispatch_keys' answer, without the call: most targets)
+    else:
+        if user_keys is not None and type(user_keys) is not tuple and not (
+                type(user_keys) is list and all(type(k) is str for k in user_keys)):
+            return None
+        keys = dispatch_keys(user_keys, device, plan.default_keys, plan.default_keys_always)
+    if "keys" in given:
+        arrays.remove("keys")  # (a field, not an attribute)
+    assert ctx.make is not None
+    return ctx.make._create(plan.kind.name, ctx.schema.name, tag, keys, host, attrs, features,
+                            _new_trace(Trace, ("text", given, ctx, (), place, hook, hook_out,
+                                               hook_keys, filled, False, _NONE, text)),
+                            True, arrays, True)
+
+
+def _over_defaults(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any]:
+    """``{**plan.defaults, **config}`` with its attributes sorted by name, the fields of the
+    config (kind, tag, keys, host) after them, for the caller to take out: a copy of the
+    plan's template for these names (``KindPlan.orders``), filled in."""
+    names = tuple(config)
+    template = plan.orders.get(names)
+    if template is None:
+        attributes = sorted({*plan.defaults, *names} - _CONFIG_FIELDS)
+        template = plan.orders.put(names, {
+            **{name: plan.defaults.get(name) for name in attributes},
+            **{name: None for name in names if name in _CONFIG_FIELDS}})
+    attrs = template.copy()
+    attrs.update(config)
+    return attrs
 
 
 def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
@@ -284,21 +369,6 @@ def settles_to_itself(plan: KindPlan, tag: str, keys: tuple[str, ...],
         keys, attrs.get("device"), plan.default_keys, plan.default_keys_always) == keys
 
 
-def _construct(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str,
-               place: Place) -> Target | None:
-    """``_from_config`` for a config typed from plain text (see ``settle`` for each step)."""
-    settled = settle(plan, given, ctx.environment)
-    if settled is None:
-        return None
-    tag, keys, attrs, features, hook_out, hook_keys, filled, host = settled
-    trace = traced("text", given, ctx, place, unsplit=text, hook=plan.hook, hook_out=hook_out,
-                   hook_keys=hook_keys, from_environment=filled)
-    assert ctx.make is not None
-    return ctx.make._create(kind=plan.kind.name, dialect=ctx.schema.name, tag=tag,
-                            keys=keys, host=host, attrs=attrs, features=features, trace=trace,
-                            settled=True)
-
-
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -306,7 +376,7 @@ def read_plain_config(config: Any, ctx: Context, place: Place,
                       read_host: ReadJsonHost | None = None) -> Target | None:
     """The target of a TargetJSON dict of the common types, or None: the general path's.
 
-    Follows ``truncate_strings`` (nothing to cut: ASCII strings without NUL) and
+    Follows ``truncate_strings`` (nothing to cut: strings UTF-8 can encode, without NUL) and
     ``_from_config`` with ``value_from_json`` for what it accepts; the trace is the one the
     general path keeps. Values are checked once, after the hook (which sees them as given,
     as TVM's does); anything the hook refuses, the general path refuses in its words.
@@ -382,7 +452,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
                 continue
             return _MIXED
         if kind is str:
-            if not value.isascii() or "\0" in value:
+            if "\0" in value or not value.isascii() and unencodable_at(value) is not None:
                 return None
         elif kind is int:
             if not _INT64_MIN <= value <= _INT64_MAX:
@@ -392,7 +462,7 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
                 joined = "".join(value)
             except TypeError:
                 return None  # an item that is not a string
-            if not joined.isascii() or "\0" in joined:
+            if "\0" in joined or not joined.isascii() and unencodable_at(joined) is not None:
                 return None
             as_given = given.get(key)  # (before the hook, if any)
             if type(as_given) is list or type(as_given) is tuple:
@@ -404,9 +474,10 @@ def _typed_attrs(plan: KindPlan, config: dict[str, Any], given: dict[str, Any]) 
 
 
 def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | None:
-    """The config with a bool given as an integer made a bool and an array given as a tuple
-    made a list, as ``value_from_json`` takes them; None: a value of another type (a null, a
-    nested target, a wrong type), which the general path reads."""
+    """The config with a bool given as an integer made a bool, an integer given as a bool made
+    an integer and an array given as a tuple made a list, as ``value_from_json`` takes them;
+    None: a value of another type (a null, a nested target, a wrong type), which the general
+    path reads."""
     wanted = plan.json_types
     exact = {}
     for key, value in config.items():
@@ -418,6 +489,8 @@ def _exact_types(plan: KindPlan, config: dict[str, Any]) -> dict[str, Any] | Non
             if not _INT64_MIN <= value <= _INT64_MAX:
                 return None
             exact[key] = value != 0
+        elif want is int and kind is bool:
+            exact[key] = int(value)  # (TVM 0.21's FFI reads a bool as an integer)
         elif want is list and kind is tuple:
             exact[key] = [*value]
         else:

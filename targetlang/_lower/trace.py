@@ -215,7 +215,8 @@ def traced(form: Form, given: Mapping[str, Any], ctx: Context, place: Place | No
     """The trace of one target, as every reader records it: what the input gave, in context
     ``ctx`` (whose tag, source and wrapper notes it gives), and what the hook did.
 
-    The one constructor of ``Trace``: readers name each field they know."""
+    The constructor of ``Trace``: readers name each field they know. (The one-pass reader of
+    plain text makes its traces by position, on the hot path: ``plan.settle``.)"""
     return _new_trace(Trace, (form, given, ctx, options, place, hook, hook_out, hook_keys,
                               from_environment, queried, overrides, unsplit))
 

@@ -11,12 +11,13 @@ end), so that errors found in interpreted text point at the characters the user 
 
 from __future__ import annotations
 
+import re
+
 from ..errors import show
 from .tokens import ESCAPE, QUOTE, QUOTE_OR_ESCAPE, is_plain
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
-_CXX_SPACE = " \t\n\v\f\r"  # what std::istream skips (isspace in the "C" locale)
 
 
 class RuleError(Exception):
@@ -95,7 +96,25 @@ def interpreted(text: str) -> str:
         if text[0] == QUOTE == text[-1] and len(text) > 1 and QUOTE not in inner:
             return inner  # 'plain words' (is_quoted, the common case)
         return text  # quotes that do not enclose it stay, as every other character does
-    return _interpret_runs(text)[0]
+    # Escapes pair from the left: each pair of backslashes first (NUL marks one: a read text
+    # holds none), then every other backslash escapes the character after it.
+    paired = text
+    if _ESCAPED_ESCAPE in text:
+        if "\0" in text:
+            return _interpret_runs(text)[0]
+        paired = text.replace(_ESCAPED_ESCAPE, "\0")
+    if QUOTE in paired:
+        if len(paired) > 1 and paired[0] == QUOTE == paired[-1] and paired[-2] != ESCAPE:
+            paired = paired[1:-1]  # enclosed (unless a quote inside is not escaped, below)
+        if QUOTE in paired.replace(_ESCAPED_QUOTE, ""):
+            return _interpret_runs(text)[0]  # a quoted run inside keeps its escapes
+    # No quoted run: every escape gives the character it escapes (a lone last one, nothing).
+    out = paired.replace(ESCAPE, "")
+    return out if paired is text else out.replace("\0", ESCAPE)
+
+
+_ESCAPED_ESCAPE = ESCAPE + ESCAPE
+_ESCAPED_QUOTE = ESCAPE + QUOTE
 
 
 def _interpret_runs(text: str) -> tuple[str, list[int]]:
@@ -183,6 +202,41 @@ def int64_from_decimal(text: str) -> int | None:
     return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
+#: What ``std::istream >> int64_t`` reads: white space (``isspace`` in the "C" locale), then
+#: an optional sign and decimal digits; whatever follows is left unread.
+_CXX_SPACE = " \t\n\v\f\r"
+_ISTREAM_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def istream_int(text: str, bits: int = 64) -> int | None:
+    """The integer ``std::istringstream(text) >> int64_t`` reads (``int`` for ``bits=32``):
+    leading white space skipped, a sign and decimal digits read, the rest ignored (``3x`` is
+    3, ``0x10`` is 0, ``1e3`` is 1); None where it fails (no digits, out of range)."""
+    number = text.lstrip(_CXX_SPACE)
+    if not (number.isdigit() and number.isascii()):  # (else all of it is the number)
+        match = _ISTREAM_INT.match(number)
+        if match is None:
+            return None
+        number = match.group()
+    value = int(number) if len(number) < 19 and number.isdigit() else int64_from_decimal(number)
+    if value is None or bits != 64 and not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+        return None
+    return value
+
+
+def int_from_text(text: str, bits: int = 64, true_false: bool = True) -> int | None:
+    """An integer as TVM reads one from text (``ParseType``): ``istream_int``, then the words
+    ``true`` and ``false`` in any case (``true_false``: releases since 0.8); None: TVM's error."""
+    value = istream_int(text, bits)
+    if value is None and true_false:
+        lowered = text.lower()
+        if lowered == "true":
+            return 1
+        if lowered == "false":
+            return 0
+    return value
+
+
 def parse_int(text: str, bits: int = 64, true_false: bool = True) -> int:
     """Read an integer as ``std::istringstream >> int64_t`` does, then TVM's true/false fallback.
 
@@ -191,27 +245,10 @@ def parse_int(text: str, bits: int = 64, true_false: bool = True) -> int:
     number is ``true`` or ``false`` in any case, or an error. Releases before 0.21 read an
     ``int`` (``bits=32``); those before 0.8 had no true/false fallback (``true_false``).
     """
-    i, n = 0, len(text)
-    while i < n and text[i] in _CXX_SPACE:
-        i += 1
-    sign_at = i
-    if i < n and text[i] in "+-":
-        i += 1
-    digits_at = i
-    while i < n and "0" <= text[i] <= "9":
-        i += 1
-    if i > digits_at:
-        value = int64_from_decimal(text[sign_at:i])
-        if value is not None and (bits == 64 or -(1 << (bits - 1)) <= value < 1 << (bits - 1)):
-            return value
-    if not true_false:
+    value = int_from_text(text, bits, true_false)
+    if value is None:
         raise RuleError(f"cannot parse an integer from {show(text)}")
-    lowered = text.lower()
-    if lowered == "true":
-        return 1
-    if lowered == "false":
-        return 0
-    raise RuleError(f"cannot parse an integer from {show(text)}")
+    return value
 
 
 def trim_spaces(text: str) -> tuple[str, int]:

@@ -76,45 +76,81 @@ def _pieces(text: str) -> list[str] | None:
         return _escaped_pieces(text)
     if QUOTE not in text:
         return text.split(" ")
+    return _quoted_pieces(text)
+
+
+def _quoted_pieces(text: str) -> list[str] | None:
+    """``_pieces`` of a text whose backslashes escape neither a space nor a quote."""
     # Quotes pair from the left: the odd parts between them are inside quotes.
     parts = text.split(QUOTE)
     if not len(parts) & 1:
         return None  # an odd number of quotes: the last is never closed
-    pieces = text.split(" ")
-    if " " not in "".join(parts[1::2]):
-        return pieces  # no quoted run holds a space: each piece is a word
-    if len(pieces) > 4 * len(parts):  # long runs of spaces in few quotes: by the quotes
-        out = parts[0].split(" ")
-        for i in range(1, len(parts), 2):
-            # a quoted run, whole, and what follows it up to the next space: the current word
-            after = parts[i + 1].split(" ")
-            out[-1] += QUOTE + parts[i] + QUOTE + after[0]
-            out += after[1:]
-        return out
-    out = []
-    run: list[str] | None = None  # the pieces of a quoted run not closed yet
-    for piece in pieces:
-        if run is None:
-            if piece.count(QUOTE) & 1:  # opens a run: the piece that closes it ends it
-                run = [piece]
-            else:
-                out.append(piece)
-        else:
-            run.append(piece)
-            if piece.count(QUOTE) & 1:
-                out.append(" ".join(run))
-                run = None
+    if len(parts) == 3:  # (one quoted run: a host's, or one value's)
+        before, run, after = parts
+        if " " not in run:
+            return text.split(" ")
+        pieces, rest = before.split(" "), after.split(" ")
+        pieces[-1] = "".join((pieces[-1], QUOTE, run, QUOTE, rest[0]))
+        del rest[0]
+        pieces += rest
+        return pieces
+    inside = parts[1::2]
+    if " " not in "".join(inside):
+        return text.split(" ")  # no quoted run holds a space: each piece is a word
+    if "\0" in text:  # (a read text holds no NUL: the mask needs one)
+        return _quoted_pieces_each(parts)
+    # The spaces of the quoted runs masked, the text split at the others, the spaces put back.
+    parts[1::2] = [run.replace(" ", "\0") if " " in run else run for run in inside]
+    return [piece.replace("\0", " ") if "\0" in piece else piece
+            for piece in QUOTE.join(parts).split(" ")]
+
+
+def _quoted_pieces_each(parts: list[str]) -> list[str]:
+    """``_quoted_pieces`` of the parts between quotes, a quoted run at a time."""
+    # Each quoted run, whole, and what follows it up to the next space: the current word.
+    out = parts[0].split(" ")
+    for i in range(1, len(parts), 2):
+        after = parts[i + 1].split(" ")
+        out[-1] += QUOTE + parts[i] + QUOTE + after[0]
+        out += after[1:]
     return out
 
 
 #: a quote or an escape (where a word's plain run ends; ``rules.interpret`` reads by them too)
 QUOTE_OR_ESCAPE = re.compile(r"['\\]")
+#: what stands for each escape pair that matters to the split while a text is split: of a
+#: backslash, a space, a quote (a NUL and one more character: a read text holds no NUL)
+_MASKS = ((ESCAPE * 2, "\0\1"), (ESCAPE + " ", "\0\2"), (ESCAPE + QUOTE, "\0\3"))
 
 
 def _escaped_pieces(text: str) -> list[str] | None:
     """``_pieces`` of a text with escapes. The terminals say: an escape takes the character
     after it (a space, a quote) into the word, inside quotes or out; a lone one at the end
-    of the text ends it; a quote opens or closes a run that spaces do not end."""
+    of the text ends it; a quote opens or closes a run that spaces do not end. An escape of
+    any other character splits nothing; each pair of a backslash, a space or a quote is
+    masked (escapes pair from the left: backslashes first), the masked text split by its
+    quotes, and the masked pieces given back their pairs."""
+    if "\0" in text:  # (a read text holds no NUL: the masks need one)
+        return _escaped_pieces_each(text)
+    masked = text
+    for pair, mask in _MASKS:
+        if pair in masked:
+            masked = masked.replace(pair, mask)
+    pieces = _quoted_pieces(masked) if QUOTE in masked else masked.split(" ")
+    if masked is text or pieces is None:
+        return pieces  # (only escapes of other characters: nothing to give back)
+    return [_unmasked(piece) if "\0" in piece else piece for piece in pieces]
+
+
+def _unmasked(piece: str) -> str:
+    for pair, mask in _MASKS:
+        if mask in piece:
+            piece = piece.replace(mask, pair)
+    return piece
+
+
+def _escaped_pieces_each(text: str) -> list[str] | None:
+    """``_escaped_pieces`` one quote or escape at a time (for a text holding a NUL)."""
     out: list[str] = []
     run: list[str] | None = None  # the pieces of a word a quote or an escape keeps open
     quoted = False
@@ -200,21 +236,17 @@ def options(text: str) -> tuple[str, list[tuple[str, str | None]]] | None:
     where the text is not well-formed (an unclosed quote, no words, a value with no option
     before it, an empty key or value), which the grammar's parser then words.
     (A property test checks it against the syntax nodes of ``grammar.parse_target_text``.)"""
-    pieces = _pieces(text)
+    plain = QUOTE not in text and ESCAPE not in text
+    pieces = text.split(" ") if plain else _pieces(text)
     if pieces is None:
         return None
-    plain = QUOTE not in text and ESCAPE not in text
-    first = 0
-    count = len(pieces)
-    while first < count and not pieces[first]:
-        first += 1
-    if first == count:
-        return None  # no words
+    if "" in pieces:  # (runs of spaces, or spaces at the ends)
+        pieces = [piece for piece in pieces if piece]
+        if not pieces:
+            return None  # no words
     out: list[tuple[str, str | None]] = []
     pending = None  # the key of an OPTION_NAME, which may take the next WORD as its value
-    for word in pieces[first + 1:]:
-        if not word:
-            continue
+    for word in pieces[1:]:
         if word[0] != "-":
             if pending is None:
                 return None  # a value where an option should be
@@ -237,7 +269,7 @@ def options(text: str) -> tuple[str, list[tuple[str, str | None]]] | None:
         pending = key
     if pending is not None:
         out.append((pending, None))
-    return pieces[first], out
+    return pieces[0], out
 
 
 @overload

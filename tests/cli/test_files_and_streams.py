@@ -375,6 +375,27 @@ def test_a_temp_file_of_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> N
     assert target.read_bytes() == b"whole" and not stale.exists() and mine.exists()
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_a_temp_file_whose_pid_now_names_a_younger_process_is_removed(tmp_path: Path) -> None:
+    # PIDs wrap around (32768 by default): the PID in a killed run's temp file may name a
+    # process started since, which did not write it.
+    younger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        target = tmp_path / "out.log"
+        reused = tmp_path / f".out.log.targetlang-{younger.pid}-abcd1234.tmp"
+        reused.write_bytes(b"half")
+        an_hour_ago = time.time() - 3600
+        os.utime(reused, (an_hour_ago, an_hour_ago))
+        current = tmp_path / f".out.log.targetlang-{younger.pid}-5678abcd.tmp"
+        current.write_bytes(b"being written")
+        _files.write_atomically(target, b"whole")
+        assert target.read_bytes() == b"whole"
+        assert not reused.exists() and current.exists()
+    finally:
+        younger.kill()
+        younger.wait()
+
+
 @needs_script
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_killed_mid_write_leaves_the_old_file(tmp_path: Path, sig: int) -> None:

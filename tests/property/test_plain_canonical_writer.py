@@ -20,6 +20,7 @@ import targetlang as tl
 from targetlang._formats import text as _text
 from targetlang._formats.text import _legacy
 from targetlang._lower import hooks
+from targetlang._lower.core import Context, Place
 from targetlang._lower.dialects import DIALECTS, load
 from targetlang._lower.hooks import ARM_CHECKS_READ, TARGET_PARSERS
 from targetlang._lower.plan import plans, settle, settles_to_itself
@@ -171,6 +172,25 @@ def test_each_hook_reads_and_changes_only_what_it_declares(kind: str, hook: hook
         assert changed <= declared, changed - declared
 
 
+@pytest.mark.parametrize(("kind", "hook"), _EVERY_HOOK, ids=[f"{k}-{h.name}-{id(h)}"
+                                                              for k, h in _EVERY_HOOK])
+@given(st.dictionaries(st.sampled_from(["arch", "mcpu", "mtriple", "mattr", "device", "model",
+                                        "keys", "libs", "tag", "supports_subgroups",
+                                        "thread_warp_size"]), _ATTR_VALUES, max_size=5),
+       st.sampled_from([None, tl.Environment.no_gpu(),
+                        tl.Environment(system_triple="aarch64-linux-gnu", cuda_arch="sm_86",
+                                       rocm_arch="gfx90a", rocm_api_version=300)]))
+def test_each_hook_adds_members_and_removes_none(kind: str, hook: hooks.Hook,
+                                                attrs: dict[str, Any],
+                                                environment: tl.Environment | None) -> None:
+    """The one-pass reader looks for what a hook filled in only when the config grew."""
+    try:
+        out, _features = hook.run({"kind": kind, **attrs}, environment, set())
+    except tl.TargetError:
+        return
+    assert {"kind", *attrs} <= out.keys()
+
+
 class _Reads(dict):  # type: ignore[type-arg]
     """A config that notes each name read from it."""
 
@@ -235,9 +255,12 @@ def test_settles_to_itself_is_what_settle_says(dialect: str, data: st.DataObject
     if target.tag:
         given_config["tag"] = target.tag
     given_config.update(attrs)
-    settled = settle(plan, given_config, None)
-    expected = settled is not None and settled[0] == target.tag and settled[1] == keys and \
-        settled[2] == attrs and all(type(settled[2][k]) is type(v) for k, v in attrs.items())
+    arrays = [key for key, value in given_config.items() if type(value) is tuple]
+    settled = settle(plan, given_config, Context(load(dialect), None, None, Target), "",
+                     Place(), arrays)
+    expected = settled is not None and settled.tag == target.tag and settled.keys == keys and \
+        dict(settled.attrs) == attrs and \
+        all(type(settled.attrs[k]) is type(v) for k, v in attrs.items())
     assert settles_to_itself(plan, target.tag, keys, attrs) == expected
 
 

@@ -185,7 +185,8 @@ def test_the_memo_keeps_no_huge_text() -> None:
     _parse_memo.clear()
     ordinary = "llvm -mcpu=" + "x" * (ORDINARY_CHARS - 20)
     huge = ["llvm -mcpu=" + str(i) + "x" * 1_000_000 for i in range(3)]
-    assert tl.parse(ordinary) is tl.parse(ordinary)  # memoized
+    assert tl.parse(ordinary) == tl.parse(ordinary)  # memoized
+    assert tl.parse(ordinary) is tl.parse(ordinary)  # (its Target kept, from its second read)
     for text in huge:
         assert tl.parse(text) == tl.parse(text)
         with pytest.raises(tl.TargetError):

@@ -33,6 +33,7 @@ def test_quotes_and_escapes_keep_a_word_together() -> None:
 
 # ---- the fast path must read exactly what the LALR parser reads ---------------------------
 
+import pytest  # noqa: E402
 from golden import records  # noqa: E402
 from hypothesis import example, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -85,6 +86,30 @@ def test_plain_values_equal_tvm_rules(raw: str, spelling: str) -> None:
     ctx = _lower.Context(load("tvm-0.21"), None, raw)
     assert fast == _lower.value_from_text(raw, type_, ctx, _lower.Place(), 0, "x")
     assert type(fast) is type(_lower.value_from_text(raw, type_, ctx, _lower.Place(), 0, "x"))
+
+
+@pytest.mark.parametrize(("alphabet", "spelling"), [
+    ("a' ,\\", "array<str>"), ("a' ,\\", "str"), ("1x+- '\\", "int"), ("1x0- '\\", "bool")])
+def test_plain_values_equal_tvm_rules_on_every_short_text(alphabet: str, spelling: str) -> None:
+    """Every text of up to 6 characters over the alphabet: the one-pass reader's value (or
+    its hand-over, where TVM refuses) is value_from_text's."""
+    import itertools
+
+    import targetlang as tl
+
+    type_ = parse_type(spelling)
+    ctx = _lower.Context(load("tvm-0.21"), None, None)
+    for size in range(7):
+        for chars in itertools.product(alphabet, repeat=size):
+            raw = "".join(chars)
+            fast = _lower.plain_value(raw, type_)
+            try:
+                general = _lower.value_from_text(raw, type_, ctx, _lower.Place(), 0, "x")
+            except tl.TargetError:
+                assert fast is _lower._NOT_PLAIN, raw
+                continue
+            assert fast is not _lower._NOT_PLAIN, raw
+            assert fast == general and type(fast) is type(general), raw
 
 
 @given(st.one_of(target_strings(), malformed_strings()))
