@@ -23,7 +23,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from targetlang.upgrade import walk  # noqa: E402
+from targetlang.migration.upgrade import walk  # noqa: E402
 
 #: the best CPU time (user + system, the command and its children) of each command timed
 CPU: dict[str, float] = {}

@@ -18,12 +18,11 @@ import zlib
 from typing import Any
 
 import targetlang as tl
-from targetlang import logs
 from targetlang._inspect.diff import diff
 from targetlang._inspect.explain import explain, render
 from targetlang._lower.dialects import releases
-from targetlang.migration import MigrationWarning, detect_dialect, migrate
-from targetlang.pyscripts import apply_edits, migrate_source
+from targetlang.migration import MigrationWarning, detect_dialect, logs, migrate
+from targetlang.migration.pyscripts import apply_edits, migrate_source
 from targetlang.tvmc import codegens, read_entries
 
 RELEASES = tuple(releases())

@@ -32,7 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from targetlang.upgrade import Options, upgrade_text  # noqa: E402
+from targetlang.migration.upgrade import Options, upgrade_text  # noqa: E402
 
 LEGACY = "cuda -arch=sm_80"
 

@@ -272,7 +272,7 @@ def requested(case: dict[str, Any], dialect: str) -> tuple[Any, dict[str, Any] |
     complete TargetJSON of the migration (the "given" dict of the comparison rules); the
     reason instead of the first where compat refuses."""
     import targetlang as tl
-    from targetlang.migration import compat
+    from targetlang import compat
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

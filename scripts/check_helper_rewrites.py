@@ -26,7 +26,7 @@ from pathlib import Path
 from shelf import REPO
 
 import targetlang as tl
-from targetlang.pyscripts import migrate_source
+from targetlang.migration.pyscripts import migrate_source
 
 HELPERS = r"(cuda|rocm|mali|intel_graphics|arm_cpu|rasp|bifrost|riscv_cpu|hexagon|stm32|adreno|create)"
 
@@ -68,7 +68,7 @@ def main() -> int:
                 old_call = ast.parse(rewrite.old, mode="eval").body
                 assert isinstance(old_call, ast.Call) and isinstance(old_call.func, ast.Attribute)
                 helper = old_call.func.attr
-                from targetlang import presets
+                from targetlang.configuration import presets
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     pos = [ast.literal_eval(a) for a in old_call.args]

@@ -33,7 +33,7 @@ def main() -> int:
     ap.add_argument("--to", choices=("text", "json"), default="text")
     args = ap.parse_args()
     import targetlang as tl
-    from targetlang.logs import LogSummary, normalize, same_target_key, select
+    from targetlang.migration.logs import LogSummary, normalize, same_target_key, select
 
     warnings.simplefilter("ignore", tl.MigrationWarning)
     failures: list[str] = []

@@ -30,7 +30,7 @@ SHARED = REPO.parent / "shared" if (REPO.parent / "shared").exists() else Path("
 
 def main() -> int:
     import targetlang as tl
-    from targetlang.pyscripts import migrate_file
+    from targetlang.migration.pyscripts import migrate_file
 
     files = sorted(p for root in sys.argv[1:] for p in Path(root).rglob("*.py"))
     failures: list[str] = []

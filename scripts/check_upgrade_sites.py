@@ -3,7 +3,7 @@ what the original meant to TVM 0.21.
 
     python3 scripts/check_upgrade_sites.py TREE... [--to tvm-0.27] [--full] [--no-oracle]
 
-Runs ``targetlang.pyscripts.migrate_source`` on every ``*.py`` file under each TREE (for
+Runs ``targetlang.migration.pyscripts.migrate_source`` on every ``*.py`` file under each TREE (for
 example ``git archive v0.21.0`` of apache/tvm, unpacked), and checks
 
 * every result compiles, and applying ``edits`` to the original gives the result;
@@ -12,7 +12,7 @@ example ``git archive v0.21.0`` of apache/tvm, unpacked), and checks
   and 0.27 oracles (``query.py --mode accept``), and the exports are compared as
   ``scripts/check_migration_releases.py`` compares them (its ``differences``);
 * every rewritten helper call with literal arguments (``tvm.target.cuda("v100")``): the same,
-  with the helper's TVM 0.21 result (``targetlang.presets``, checked against 0.21 by
+  with the helper's TVM 0.21 result (``targetlang.configuration.presets``, checked against 0.21 by
   ``tests/unit/tools/test_presets.py``) as the old text.
 
 Prints the counts: files, files changed, sites rewritten / bridged / reported (reports by
@@ -36,9 +36,9 @@ from typing import Any
 from check_migration_releases import RELEASES, SHARED, accept, differences, oracle
 
 import targetlang as tl
-from targetlang import presets
+from targetlang.configuration import presets
 from targetlang.migration._program import Program
-from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file
+from targetlang.migration.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file
 
 #: The JSON releases of TVM a rewritten value is checked on (TVM TIRx is another product:
 #: a tree is upgraded for it with --to tirx-0.1, and checked by check_migration_releases.py).

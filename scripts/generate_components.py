@@ -50,7 +50,7 @@ from typing import Any
 from shelf import DATA, RELEASES_DATA, REPO, oracle_python, write_or_check
 
 # The library's own rule for which tag a product name names.
-from targetlang.components import product_tags, tag_names_index
+from targetlang.configuration.components import product_tags, tag_names_index
 
 OUTPUT = DATA / "components.json"
 MIRRORS = REPO.parent / ".mirror"

@@ -54,7 +54,7 @@ is typed in here. The sources:
   history: ``linux-amazon-graviton`` became ``linux-amazon-cortex_a72``).
 
 Product names from the driver table are stored as the library reads them
-(``targetlang.components.printed_forms``: ``NVIDIA A800-SXM4-80GB`` is ``NVIDIA A800``); a
+(``targetlang.configuration.components.printed_forms``: ``NVIDIA A800-SXM4-80GB`` is ``NVIDIA A800``); a
 name the database without these tables already resolves is not stored again.
 """
 

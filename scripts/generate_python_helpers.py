@@ -8,7 +8,7 @@ For every release 0.7 ... 0.26 (git tag ``v0.N.0`` in ``$TVM_GIT_DIR``): the pub
 and which of them ``python/tvm/target/__init__.py`` exports as ``tvm.target.<name>``. Then, per
 helper, the releases that have it and the release that removed it (apache/tvm 283fd19683,
 PR #18793, removed the constructors in 0.24). What each helper returns is not here: the helper's
-body builds a legacy string (``targetlang.presets`` reproduces 0.21's results).
+body builds a legacy string (``targetlang.configuration.presets`` reproduces 0.21's results).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ module-level function and class (its ``__init__`` less ``self``) the positions o
 parameters named ``target`` and ``target_host``: ``tvm.meta_schedule.relax_integration.
 extract_tasks(mod, target, params)`` -> ``{"1": "target"}``. A name whose positions differ
 between the tags is left out (``tvm.build`` changed its signature in 0.20; pyscripts tells
-its two forms apart by itself). ``targetlang.pyscripts`` reads a string given there as a
+its two forms apart by itself). ``targetlang.migration.pyscripts`` reads a string given there as a
 target, as it reads ``target=`` given to any call into ``tvm``.
 """
 

@@ -1,4 +1,4 @@
-"""Record what TVM 0.21's target constructors return, for targetlang.presets to replay.
+"""Record what TVM 0.21's target constructors return, for targetlang.configuration.presets to replay.
 
     python3 scripts/record_preset_goldens.py            # writes tests/data/presets/golden.jsonl
     python3 scripts/record_preset_goldens.py --check    # exit 1 if TVM now says something else

@@ -34,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from targetlang.migration._program import Program  # noqa: E402
-from targetlang.upgrade import Options, upgrade_text  # noqa: E402
+from targetlang.migration.upgrade import Options, upgrade_text  # noqa: E402
 
 PROGRAMS = REPO / "tests" / "data" / "upgrade" / "behaviour"
 RECORD = REPO / "tests" / "data" / "upgrade" / "behaviour.json"

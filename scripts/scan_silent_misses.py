@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from targetlang.upgrade import walk  # noqa: E402
+from targetlang.migration.upgrade import walk  # noqa: E402
 
 KINDS = ("llvm", "cuda", "rocm", "opencl", "vulkan", "metal", "nvptx", "hexagon", "webgpu",
          "ext_dev", "hybrid", "aocl", "sdaccel", "stackvm", "c", "composite", "example_npu")

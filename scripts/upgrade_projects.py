@@ -42,7 +42,7 @@ from typing import Any
 from shelf import REPO
 
 from targetlang.migration._program import Program
-from targetlang.upgrade import FileResult, Options, file_type, upgrade_file, walk
+from targetlang.migration.upgrade import FileResult, Options, file_type, upgrade_file, walk
 
 Counts = collections.Counter[tuple[str, str, str]]  # (file type, site class, outcome)
 #: reports by (file type, code), over every project of the run
@@ -317,7 +317,7 @@ def corpus_check(oracle: bool) -> list[str]:
     import shlex
 
     from targetlang.migration._sites import NeedsPerson, Rewritten, convert_value, json_text
-    from targetlang.upgrade import upgrade_text
+    from targetlang.migration.upgrade import upgrade_text
 
     rows = [json.loads(line) for line in GOLDEN_021.read_text("utf-8").splitlines()]
     rows = [r for r in rows if r["ok"] and isinstance(r["input"], str) and r["input"].strip()

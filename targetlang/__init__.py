@@ -36,12 +36,13 @@ from .target import (
 )
 
 if TYPE_CHECKING:
-    from . import presets, tvmc
+    from . import tvmc
     from ._inspect.lint import LintWarning, lint
-    from .architecture import Architecture
-    from .backends import Executor, Runtime
-    from .components import Component, component
-    from .config import CompilationConfig
+    from .configuration.architecture import Architecture
+    from .configuration.backends import Executor, Runtime
+    from .configuration.components import Component, component
+    from .configuration.config import CompilationConfig
+    from .configuration.views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
     from .migration import (
         MeaningWarning,
         MigrationError,
@@ -52,15 +53,15 @@ if TYPE_CHECKING:
         migrate_config,
     )
     from .tvmc import TvmcTarget, parse_tvmc
-    from .views import DeviceOnlyView, DeviceWithHostView, PackagedView, ViewError
 
 # The configuration layer, the linter and tvmc's syntax load on first use, so that
 # `import targetlang` stays as cheap as reading targets needs (PEP 562).
 _LAZY = {
-    "CompilationConfig": "config", "Executor": "backends", "Runtime": "backends",
-    "DeviceOnlyView": "views", "DeviceWithHostView": "views", "PackagedView": "views",
-    "ViewError": "views", "presets": "presets",
-    "Architecture": "architecture", "Component": "components", "component": "components",
+    "CompilationConfig": "configuration.config", "Executor": "configuration.backends",
+    "Runtime": "configuration.backends", "DeviceOnlyView": "configuration.views",
+    "DeviceWithHostView": "configuration.views", "PackagedView": "configuration.views",
+    "ViewError": "configuration.views", "Architecture": "configuration.architecture",
+    "Component": "configuration.components", "component": "configuration.components",
     "lint": "_inspect.lint", "LintWarning": "_inspect.lint",
     "parse_tvmc": "tvmc", "TvmcTarget": "tvmc", "tvmc": "tvmc",
     "detect_dialect": "migration", "migrate": "migration", "migrate_config": "migration",
@@ -108,15 +109,22 @@ __all__ = [
     "migrate_config",
     "parse",
     "parse_tvmc",
-    "presets",
     "release_families",
     "tags",
     "tvmc",
 ]
 
 
+# The public submodules, each at its one path (``import targetlang.compat``). They are not
+# imported here (``targetlang.strategies`` needs Hypothesis, the tools cost start-up time);
+# ``__dir__`` lists them so that tab completion offers them, and the first ``targetlang.NAME``
+# imports one, as ``import targetlang.NAME`` would.
+_SUBMODULES = ("cli", "compat", "configuration", "environment", "errors", "migration",
+               "strategies", "target", "tvmc")
+
+
 def __getattr__(name: str) -> Any:
-    module_name = _LAZY.get(name)
+    module_name = _LAZY.get(name, name if name in _SUBMODULES else None)
     if module_name is None:
         raise AttributeError(f"module 'targetlang' has no attribute {name!r}")
     import importlib
@@ -128,4 +136,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return __all__
+    return sorted({*__all__, *_SUBMODULES})

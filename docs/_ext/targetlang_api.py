@@ -35,7 +35,7 @@ def public_modules(package: str = "targetlang") -> list[str]:
 @functools.cache
 def faces(package: str = "targetlang") -> dict[str, str]:
     """Each public module whose code another presents, with that face: the module users import
-    (``targetlang.presets``, the face of ``targetlang.configuration.presets`` where the code
+    (``targetlang.configuration.presets``, the face of ``targetlang.configuration.presets`` where the code
     lives since the tools were grouped by job, holds it as ``_home`` and lists its very
     ``__all__``). The names are documented once, at the face."""
     found = {}
@@ -193,9 +193,9 @@ def drop_type_docstring(app: Sphinx, what: str, name: str, obj: object, options:
 
 
 class ClassAtFace(PyClasslike):
-    """A class is named canonically where it is documented: ``targetlang.config.X`` for a class
+    """A class is named canonically where it is documented: ``targetlang.configuration.config.X`` for a class
     of ``targetlang.configuration.config`` (autodoc takes ``__module__``, which would make
-    ``targetlang.X`` and ``targetlang.config.X`` two aliases of one undocumented name: a
+    ``targetlang.X`` and ``targetlang.configuration.config.X`` two aliases of one undocumented name: a
     duplicate description)."""
 
     def run(self) -> list[nodes.Node]:

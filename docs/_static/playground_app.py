@@ -10,7 +10,7 @@ from typing import Any
 
 import targetlang
 from targetlang._inspect.explain import node, render
-from targetlang.pyscripts import migrate_source
+from targetlang.migration.pyscripts import migrate_source
 from targetlang.tvmc import parse_tvmc_args
 
 

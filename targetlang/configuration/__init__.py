@@ -1,3 +1,3 @@
-"""The configuration tools: backends (executor and runtime), config (the compilation
-configuration), views, architecture, components and presets, each at its public path
-``targetlang.NAME`` as well (docs/configuration.md)."""
+"""The configuration tools, one module each: ``backends`` (executor and runtime), ``config``
+(the compilation configuration), ``views``, ``architecture``, ``components`` and ``presets``
+(docs/configuration.md). Their main classes are also names of ``targetlang`` itself."""

@@ -1,4 +1,4 @@
-"""The parts of a :class:`~targetlang.config.CompilationConfig`, read and checked: its targets
+"""The parts of a :class:`~targetlang.configuration.config.CompilationConfig`, read and checked: its targets
 with their host, executor, runtime, flow-config and executor groups, each error with the JSON
 path of the member to blame. ``config.py`` keeps the value: it builds from :class:`Parts`."""
 

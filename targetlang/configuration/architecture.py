@@ -1,6 +1,6 @@
 """``Architecture``: components and the connections between them (the pre-RFC's proposal).
 
-An architecture lists components -- each a :class:`~targetlang.components.Component` with its
+An architecture lists components -- each a :class:`~targetlang.configuration.components.Component` with its
 properties (``os``) and, optionally, a label -- and connections ``(source, destination,
 direction)`` between them, by index or label. The same component may stand more than once
 (the seed's ``[X86_64_type1, NVIDIA_GPU_type1, NVIDIA_GPU_type1]``): its index tells it apart,
@@ -27,7 +27,7 @@ labels) is kept as the ``config`` member, whose targets are references to compon
 :meth:`to_config` gives the configuration back.
 
 Errors are :class:`~targetlang.ConfigError` with the JSON path of the member at fault; a
-view that cannot be built is a :class:`~targetlang.views.ViewError`.
+view that cannot be built is a :class:`~targetlang.configuration.views.ViewError`.
 """
 
 from __future__ import annotations

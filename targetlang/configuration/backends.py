@@ -22,7 +22,7 @@ from .._equality import EqualAsJson
 from .._schema.compilation import ComponentSpec, facts
 from ..errors import ConfigError, did_you_mean, json_path, type_name
 
-__all__ = ["Executor", "Runtime", "ExecutorOrRuntimeLike", "ComponentLike"]
+__all__ = ["Executor", "Runtime", "ExecutorOrRuntimeLike"]
 
 #: A JSON scalar, the only kind of value an executor or runtime option holds.
 OptionValue = bool | int | str
@@ -214,7 +214,3 @@ class Runtime(_ExecutorOrRuntime):
 
 #: What a configuration accepts for an executor or a runtime: one, its name or its JSON object.
 ExecutorOrRuntimeLike = _ExecutorOrRuntime | str | Mapping[str, Any]
-
-#: The old name of :data:`ExecutorOrRuntimeLike`, kept importable (an alias: a hardware
-#: component is ``targetlang.components.ComponentLike``).
-ComponentLike = ExecutorOrRuntimeLike

@@ -160,13 +160,9 @@ _GFX_NAME = re.compile(r"gfx[0-9a-f]+")
 class UnknownComponentError(TargetError):
     """No component of the database has that name (the message lists the closest)."""
 
-    __module__ = "targetlang.components"  # its public path: a traceback names it by it
-
 
 class AmbiguousComponentError(TargetError):
     """More than one component has that name (the message lists them)."""
-
-    __module__ = "targetlang.components"  # its public path: a traceback names it by it
 
 
 # ---- the value -------------------------------------------------------------------------------

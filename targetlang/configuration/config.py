@@ -25,7 +25,9 @@ from .._lower.specialize import device_type
 from ..environment import Environment
 from ..errors import ConfigError, json_path, type_name
 from ..target import Target
-from ._common import KIND_ALIASES as KIND_ALIASES  # kept where it was (targetlang.config)
+from ._common import (
+    KIND_ALIASES as KIND_ALIASES,  # kept where it was (targetlang.configuration.config)
+)
 from ._common import check_dialect, check_members, json_object
 from ._parts import (
     Parts,

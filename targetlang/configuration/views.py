@@ -29,8 +29,6 @@ __all__ = ["DeviceOnlyView", "DeviceWithHostView", "PackagedView", "ViewError"]
 class ViewError(ConfigError):
     """A view cannot hold its input without losing something (the path says what)."""
 
-    __module__ = "targetlang.views"  # its public path: a traceback names it by it
-
 
 def _default_executor() -> Executor:
     return Executor("graph")

@@ -1,5 +1,5 @@
 """The legacy target sites of one Python program, and what each becomes: the engine of
-:mod:`targetlang.pyscripts` (see its docstring for the rules)."""
+:mod:`targetlang.migration.pyscripts` (see its docstring for the rules)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from .._memo import Memo
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
+from . import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 from ._program import Program, python_text, single, use_engine
 from ._pyflow import Binding, Scopes
 from ._pyuses import DEVICE_CALLS, OTHER_CODES, Flow, Outside, Use, argparse_dest
@@ -34,7 +35,6 @@ from ._sites import (
     notes_of_legacy,
 )
 from ._upgrade.suppress import Quiet, python_comment_lines
-from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 
 
 @dataclass(frozen=True, slots=True)
@@ -1531,7 +1531,7 @@ class Engine:
     def _rewrite_helper(self, call: ast.Call, helper: str) -> str:
         """``tvm.target.cuda("v100")`` with arguments known before run time becomes
         ``tvm.target.Target({...})``: what the helper returned in TVM 0.21
-        (``targetlang.presets``), migrated. Returns "rewritten", "bridged" or "reported"."""
+        (``targetlang.configuration.presets``), migrated. Returns "rewritten", "bridged" or "reported"."""
         from ..configuration import (
             presets,  # on first use: only a helper call needs what it returned
         )

@@ -12,7 +12,7 @@ from typing import Any
 from .._memo import Memo
 from ..environment import Environment
 from ..errors import TargetError
-from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
+from . import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 
 #: At most this many distinct spellings are remembered (memory stays flat on any log).
 CACHE_LIMIT = 1 << 16

@@ -20,8 +20,7 @@ from .._memo import ORDINARY_CHARS
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import Target, from_json, kinds, parse
-from .meaning import MeaningNote
-from .targets import (
+from . import (
     LEGACY_DIALECT,
     MeaningWarning,
     MigrationError,
@@ -31,6 +30,7 @@ from .targets import (
     meaning_notes,
     migrate,
 )
+from .meaning import MeaningNote
 
 __all__ = ["NeedsPerson", "NotATarget", "Rewritten", "Unchanged", "SiteValue", "convert_value",
            "json_text", "meaning_report", "migrate_as_legacy", "minimal", "notes_of_legacy"]

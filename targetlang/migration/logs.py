@@ -35,8 +35,8 @@ from typing import Any, Literal
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import from_json, parse
+from . import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 from ._records import CACHE_LIMIT, RecordMemo, as_021, loads, skip_json_space, why
-from .targets import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
 
 __all__ = ["LogSummary", "Located", "lines_of", "locate", "same_target_key", "normalized_text",
            "normalized_json", "stats", "select", "normalize"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from test_cli import cli_main
 
 import targetlang as tl
-from targetlang.components import component_names
+from targetlang.configuration.components import component_names
 
 SEED = {"components": [{"name": "skylake", "properties": {"os": "linux"}},
                        {"name": "rtx 3080", "label": "gpu0"},

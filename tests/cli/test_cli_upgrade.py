@@ -257,7 +257,7 @@ def test_the_pre_commit_hook_runs_check_on_every_supported_file_type() -> None:
     yaml = pytest.importorskip("yaml")
     from conftest import REPO
 
-    from targetlang.upgrade import FILE_TYPES
+    from targetlang.migration.upgrade import FILE_TYPES
 
     (hook,) = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["id"] == "targetlang-upgrade" and hook["language"] == "python"

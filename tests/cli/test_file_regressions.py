@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 from test_file_properties import check_batch, check_log, check_script
 
-from targetlang.pyscripts import migrate_file
+from targetlang.migration.pyscripts import migrate_file
 
 CORPUS = sorted((REPO / "fuzz" / "regressions" / "tools").glob("*.json"))
 

@@ -22,10 +22,10 @@ from test_cli import SCRIPT, needs_script
 import targetlang
 from targetlang import _files
 from targetlang.cli import main
-from targetlang.logs import LogSummary, lines_of, normalize, select, stats
 from targetlang.migration import meaning_changes
 from targetlang.migration._sites import minimal
-from targetlang.pyscripts import migrate_file, migrate_source
+from targetlang.migration.logs import LogSummary, lines_of, normalize, select, stats
+from targetlang.migration.pyscripts import migrate_file, migrate_source
 
 RECORD = b'{"input": ["llvm -device=arm_cpu", "t", [], {}], "result": [1]}'
 NORMALIZED = b'{"input": ["llvm -keys=arm_cpu,cpu -device=arm_cpu", "t", [], {}], "result": [1]}'

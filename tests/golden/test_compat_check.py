@@ -24,7 +24,7 @@ import pytest
 from conftest import REPO, TESTS
 
 import targetlang as tl
-from targetlang.migration import compat
+from targetlang import compat
 
 DATA = TESTS / "data" / "compat"
 JSON_RELEASES = ("0.25", "0.26", "0.27", "tirx-0.1")

@@ -54,7 +54,7 @@ def test_same_output_or_byte_for_byte_and_reported(name: str, mode: str) -> None
 
 
 def upgrade_again(text: str, name: str, mode: str) -> str:
-    from targetlang.upgrade import upgrade_text
+    from targetlang.migration.upgrade import upgrade_text
 
     return upgrade_text(text, path=name, file_type="python", options=MODES[mode]).text
 

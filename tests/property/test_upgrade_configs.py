@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from targetlang.migration._sites import Rewritten, convert_value, json_text
 from targetlang.migration._upgrade.common import key_role
-from targetlang.upgrade import Options, upgrade_text
+from targetlang.migration.upgrade import Options, upgrade_text
 
 TARGETS = ["cuda -libs=cudnn,cublas", "llvm -mcpu=skylake-avx512", "llvm", "nvidia/jetson-nano",
            "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu -mattr=+neon",

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from targetlang.migration._upgrade.codes import CODES
-from targetlang.upgrade import FILE_TYPES, Options, file_type, upgrade_text
+from targetlang.migration.upgrade import FILE_TYPES, Options, file_type, upgrade_text
 
 MODES = {"default": Options(), "runtime": Options(runtime=True), "full": Options(full=True),
          "tvm-0.25": Options(target_dialect="tvm-0.25"),

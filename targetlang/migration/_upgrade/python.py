@@ -1,4 +1,4 @@
-"""Python through the engine (``targetlang.pyscripts``): whole files, and programs embedded
+"""Python through the engine (``targetlang.migration.pyscripts``): whole files, and programs embedded
 in other files (notebook cells, documentation code blocks) mapped back to their place."""
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from conftest import REPO
 
 import targetlang as tl
 from targetlang import compat
+from targetlang.configuration import presets
 from targetlang.migration._sites import minimal
 
 
@@ -169,18 +170,18 @@ def test_before_0_24_the_value_goes_through_unchanged(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(("call", "legacy"), [
     (lambda: compat.cuda("a100", "sm_80", "-libs=cudnn"),
-     lambda: tl.presets.cuda("a100", "sm_80", "-libs=cudnn")),
-    (lambda: compat.rocm(), lambda: tl.presets.rocm()),
-    (lambda: compat.mali("rk3399"), lambda: tl.presets.mali("rk3399")),
-    (lambda: compat.intel_graphics(), lambda: tl.presets.intel_graphics()),
+     lambda: presets.cuda("a100", "sm_80", "-libs=cudnn")),
+    (lambda: compat.rocm(), lambda: presets.rocm()),
+    (lambda: compat.mali("rk3399"), lambda: presets.mali("rk3399")),
+    (lambda: compat.intel_graphics(), lambda: presets.intel_graphics()),
     (lambda: compat.arm_cpu("rasp4b", ["-mattr=+neon"]),
-     lambda: tl.presets.arm_cpu("rasp4b", ["-mattr=+neon"])),
-    (lambda: compat.bifrost(), lambda: tl.presets.bifrost()),
-    (lambda: compat.riscv_cpu(), lambda: tl.presets.riscv_cpu()),
+     lambda: presets.arm_cpu("rasp4b", ["-mattr=+neon"])),
+    (lambda: compat.bifrost(), lambda: presets.bifrost()),
+    (lambda: compat.riscv_cpu(), lambda: presets.riscv_cpu()),
     (lambda: compat.hexagon("v69", hvx=64, num_cores=2),
-     lambda: tl.presets.hexagon("v69", hvx=64, num_cores=2)),
-    (lambda: compat.stm32("stm32H7xx"), lambda: tl.presets.stm32("stm32H7xx")),
-    (lambda: compat.adreno(clml=True), lambda: tl.presets.adreno(clml=True)),
+     lambda: presets.hexagon("v69", hvx=64, num_cores=2)),
+    (lambda: compat.stm32("stm32H7xx"), lambda: presets.stm32("stm32H7xx")),
+    (lambda: compat.adreno(clml=True), lambda: presets.adreno(clml=True)),
     (lambda: compat.create("llvm -mcpu=skylake"), lambda: tl.parse("llvm -mcpu=skylake")),
 ])
 def test_helpers_mean_what_tvm_0_21s_returned(monkeypatch: pytest.MonkeyPatch, call: Any,

@@ -13,7 +13,8 @@ import pytest
 from conftest import ORACLE_TVM021, REPO
 
 import targetlang as tl
-from targetlang.components import (
+from targetlang.configuration import presets
+from targetlang.configuration.components import (
     AmbiguousComponentError,
     Component,
     UnknownComponentError,
@@ -106,7 +107,7 @@ def test_product_names_resolve_to_their_component(query: str, canonical: str) ->
     if canonical in tags:
         assert found.target == tags[canonical]
     elif canonical.startswith("arm_cpu/"):
-        assert found.target == tl.presets.arm_cpu(canonical.split("/")[1])
+        assert found.target == presets.arm_cpu(canonical.split("/")[1])
         assert entry.sources[0]["model"] == canonical.split("/")[1]
     else:
         row = next(r for r in FACTS["products"] if r["name"] == canonical)

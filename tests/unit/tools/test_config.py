@@ -12,6 +12,7 @@ from conftest import TESTS
 
 import targetlang as tl
 from targetlang import CompilationConfig, ConfigError, Executor, Runtime
+from targetlang.configuration import presets
 
 DATA = TESTS / "data" / "config"
 
@@ -131,7 +132,7 @@ def test_a1a_example_round_trips() -> None:
 
 def test_a1a_composite_from_python() -> None:
     config = CompilationConfig.composite(
-        targets={"cpu": "llvm -mcpu=cortex-a72", "gpu": tl.presets.mali()},
+        targets={"cpu": "llvm -mcpu=cortex-a72", "gpu": presets.mali()},
         executors={"main": {"targets": ["cpu", "gpu"], "target_host": "cpu",
                             "executor": Executor("graph"), "runtime": "cpp"}})
     assert config.executors["main"].target_for_device("opencl").kind == "opencl"

@@ -1,73 +1,69 @@
-"""The tools grouped by job (issue 23): targetlang.configuration and targetlang.migration hold
-the code, the old public paths still answer with the same objects, and the pieces the tools
+"""One path per name: targetlang.configuration and targetlang.migration hold the tools, each
+public module is where its code lives (no second path forwards to it), and the pieces the tools
 share exist once."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pickle
+import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import targetlang as tl
 from targetlang._equality import EqualAsJson
 
-# old public path -> where the code lives now
-MOVED = {
-    "targetlang.backends": "targetlang.configuration.backends",
-    "targetlang.config": "targetlang.configuration.config",
-    "targetlang.views": "targetlang.configuration.views",
-    "targetlang.architecture": "targetlang.configuration.architecture",
-    "targetlang.components": "targetlang.configuration.components",
-    "targetlang.presets": "targetlang.configuration.presets",
-    "targetlang.migration": "targetlang.migration.targets",
-    "targetlang.logs": "targetlang.migration.logs",
-    "targetlang.pyscripts": "targetlang.migration.pyscripts",
-    "targetlang.upgrade": "targetlang.migration.upgrade",
-    "targetlang.compat": "targetlang.migration.compat",
-}
+PACKAGE = Path(tl.__file__).parent
+#: Paths that were once forwarding modules; a 0.1.0 package offers each name at one path.
+GONE = ("targetlang.backends", "targetlang.config", "targetlang.views", "targetlang.architecture",
+        "targetlang.components", "targetlang.presets", "targetlang.logs", "targetlang.pyscripts",
+        "targetlang.upgrade", "targetlang.migration.targets", "targetlang.migration.compat")
 
 
-@pytest.mark.parametrize("face", sorted(MOVED))
-def test_an_old_path_offers_the_same_objects(face: str) -> None:
-    old, home = importlib.import_module(face), importlib.import_module(MOVED[face])
-    assert old.__all__ is home.__all__ and old.__doc__ == home.__doc__
-    for name in home.__all__:
-        assert getattr(old, name) is getattr(home, name), f"{face}.{name}"
+def public_modules() -> list[str]:
+    found = ["targetlang"]
+    for info in pkgutil.walk_packages(tl.__path__, prefix="targetlang."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            found.append(info.name)
+    return found
 
 
-def test_an_old_path_offers_the_names_outside_all_too() -> None:
-    import targetlang.components as components
-    import targetlang.configuration.components as home
-
-    assert "find" not in components.__all__ and components.find is home.find
-    assert components.PRINTED_NAME_RULES is home.PRINTED_NAME_RULES  # docs/configuration.md
-    with pytest.raises(AttributeError, match="module 'targetlang.components' has no attribute"):
-        components.nothing  # noqa: B018
+@pytest.mark.parametrize("name", GONE)
+def test_a_name_has_one_path(name: str) -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(name)
 
 
-@pytest.mark.parametrize("face", sorted(MOVED))
-def test_an_error_is_named_at_its_public_path(face: str) -> None:
-    # A traceback names an exception's class by its __module__: as before the code moved.
-    module = importlib.import_module(face)
-    errors = [value for name in module.__all__ if isinstance(value := getattr(module, name), type)
-              and issubclass(value, (Exception, Warning))]
-    for error in errors:
-        assert error.__module__ in (face, "targetlang.errors"), error
-        assert getattr(importlib.import_module(error.__module__), error.__name__) is error
+def test_only_the_package_loads_names_lazily() -> None:
+    # One PEP 562 hook: targetlang's, for the names that load on first use. No module forwards.
+    defining = sorted(str(path.relative_to(PACKAGE.parent)) for path in PACKAGE.rglob("*.py")
+                      if any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+                             for node in ast.parse(path.read_text("utf-8")).body))
+    assert defining == ["targetlang/__init__.py"]
 
 
-def test_what_was_pickled_at_the_old_paths_still_loads() -> None:
-    config = tl.CompilationConfig(targets=["cuda"], executor="aot")
-    component = tl.component("nvidia/jetson-nano")
-    for value, home, face in ((config, b"targetlang.configuration.config", b"targetlang.config"),
-                              (component, b"targetlang.configuration.components",
-                               b"targetlang.components")):
-        data = pickle.dumps(value, protocol=2)
-        assert home in data
-        assert pickle.loads(data.replace(home, face)) == value
+@pytest.mark.parametrize("module", public_modules())
+def test_a_public_class_is_named_where_it_lives(module: str) -> None:
+    # A traceback and pickle name a class by __module__: that is the one path it has.
+    value = importlib.import_module(module)
+    for name in getattr(value, "__all__", ()):
+        member = getattr(value, name)
+        if isinstance(member, type) and member.__module__.startswith("targetlang"):
+            assert getattr(importlib.import_module(member.__module__), member.__name__) is member
+
+
+def test_dir_offers_the_public_modules() -> None:
+    # Tab completion reads dir(): the README's `targetlang.compat` is there before its import.
+    submodules = {name.split(".")[1] for name in public_modules() if name.count(".") == 1}
+    assert submodules <= set(dir(tl)) and set(tl.__all__) <= set(dir(tl))
+    code = "import targetlang; print(targetlang.compat.__name__, targetlang.migration.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["targetlang.compat", "targetlang.migration"]
 
 
 def test_import_targetlang_loads_no_tool() -> None:
@@ -79,13 +75,6 @@ def test_import_targetlang_loads_no_tool() -> None:
     assert out.strip() == ""
     assert tl.CompilationConfig is importlib.import_module(
         "targetlang.configuration.config").CompilationConfig
-
-
-def test_the_two_component_likes_have_their_own_names() -> None:
-    from targetlang import backends, components
-
-    assert backends.ComponentLike is backends.ExecutorOrRuntimeLike  # the old name, an alias
-    assert components.ComponentLike is not backends.ExecutorOrRuntimeLike
 
 
 # ---- one equality by canonical JSON ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import targetlang as tl
 from targetlang.cli import main
-from targetlang.logs import LogSummary, normalize, same_target_key, select, stats
+from targetlang.migration.logs import LogSummary, normalize, same_target_key, select, stats
 
 OLD = (b'{"r": [[0.1], 0, 0.7, 1533118978.7], "v": 0.1, "i": ["llvm -device=arm_cpu -model=pynq '
        b'-target=armv7a-linux-eabi", "topi_nn_conv2d", [], {}, ["conv2d"], {"i": 7, "e": []}]}\n')

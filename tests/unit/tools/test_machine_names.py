@@ -21,7 +21,7 @@ import pytest
 from conftest import TESTS
 
 import targetlang as tl
-from targetlang.components import (
+from targetlang.configuration.components import (
     AmbiguousComponentError,
     UnknownComponentError,
     entries,

@@ -22,6 +22,7 @@ import pytest
 from conftest import ORACLE_DIR, REPO
 
 import targetlang as tl
+from targetlang.configuration import presets
 from targetlang.migration.meaning import MeaningNote, table
 
 DATA = REPO / "targetlang" / "_data" / "moved-meaning.json"
@@ -207,7 +208,7 @@ def test_warnings_and_notes_say_the_same() -> None:
 def test_a_target_passed_in_gets_its_warnings_too() -> None:
     """Every source gets its warnings: a Target passed in (a preset's) as text and dicts do,
     and the tools that migrate one (the upgrade's helper rewrite) count none as a loss."""
-    target = tl.presets.cuda("a100", arch="sm_80")
+    target = presets.cuda("a100", arch="sm_80")
     assert [str(w.message).split(" ")[0] for w in warned(target, "tvm-0.27")] == [
         "TM101", "TM102"]
     assert all(w.category is tl.MeaningWarning for w in warned(target, "tvm-0.27"))
@@ -216,7 +217,7 @@ def test_a_target_passed_in_gets_its_warnings_too() -> None:
 
 def test_warnings_point_at_the_callers_line() -> None:
     """``migrate()``'s warnings name the line that called it, not a line of targetlang."""
-    for source in ("llvm --system-lib", "cuda -arch=sm_80", tl.presets.cuda("a100", arch="sm_80")):
+    for source in ("llvm --system-lib", "cuda -arch=sm_80", presets.cuda("a100", arch="sm_80")):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             tl.migrate(source); line = sys._getframe().f_lineno  # noqa: E702

@@ -315,7 +315,7 @@ def test_live_tvm_027_reads_targetjson_as_the_tvm_027_dialect() -> None:
 def test_migrate_reads_each_level_of_a_host_chain_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deriving keys reads one level, not its whole host chain (that was quadratic in depth;
     found by the tools fuzz target)."""
-    import targetlang.migration.targets as migration
+    import targetlang.migration as migration
     from targetlang.target import Target
 
     depth = 90  # within the nesting limit (100)

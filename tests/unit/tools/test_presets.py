@@ -18,7 +18,8 @@ import pytest
 from conftest import REPO, TESTS
 
 import targetlang as tl
-from targetlang import CompilationConfig, Executor, Runtime, presets
+from targetlang import CompilationConfig, Executor, Runtime
+from targetlang.configuration import presets
 
 ENV = tl.Environment.no_gpu()
 GOLDEN = TESTS / "data" / "presets" / "golden.jsonl"

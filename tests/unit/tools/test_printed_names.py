@@ -10,7 +10,7 @@ import pytest
 from conftest import TESTS
 
 import targetlang as tl
-from targetlang.components import (
+from targetlang.configuration.components import (
     PRINTED_NAME_RULES,
     AmbiguousComponentError,
     UnknownComponentError,

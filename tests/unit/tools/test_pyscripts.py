@@ -11,7 +11,7 @@ from conftest import REPO
 
 import targetlang as tl
 from targetlang.cli import main
-from targetlang.pyscripts import migrate_file, migrate_source, py_literal
+from targetlang.migration.pyscripts import migrate_file, migrate_source, py_literal
 
 SCRIPT = '''\
 # -*- coding: utf-8 -*-

@@ -9,8 +9,8 @@ import warnings
 import pytest
 
 import targetlang as tl
-from targetlang import presets
-from targetlang.pyscripts import Finding, migrate_source
+from targetlang.configuration import presets
+from targetlang.migration.pyscripts import Finding, migrate_source
 
 SCRIPT = '''import tvm
 from tvm import target as T

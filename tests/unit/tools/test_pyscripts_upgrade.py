@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang import presets
 from targetlang._lower.dialects import releases
+from targetlang.configuration import presets
 from targetlang.migration._sites import Rewritten, convert_value
-from targetlang.pyscripts import NEWEST_RELEASE, Finding, apply_edits, migrate_source
+from targetlang.migration.pyscripts import NEWEST_RELEASE, Finding, apply_edits, migrate_source
 
 LEGACY = "llvm -mcpu=skylake-avx512 -num-cores=4"
 

@@ -11,7 +11,7 @@ import pytest
 from targetlang.migration._sites import Rewritten, convert_value, json_text
 from targetlang.migration._upgrade import shell
 from targetlang.migration._upgrade.configs import toml_literal, yaml_quoted
-from targetlang.upgrade import FileResult, Options, upgrade_text
+from targetlang.migration.upgrade import FileResult, Options, upgrade_text
 
 OPTIONS = Options()
 GPU = "rocm -libs=miopen,rocblas"

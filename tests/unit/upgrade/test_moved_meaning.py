@@ -8,7 +8,7 @@ import pytest
 
 from targetlang.migration._upgrade.codes import CODES, moved_meaning_code
 from targetlang.migration.meaning import table
-from targetlang.upgrade import FileResult, Options, upgrade_text
+from targetlang.migration.upgrade import FileResult, Options, upgrade_text
 
 
 def run(text: str, kind: str = "python", **options: object) -> FileResult:

@@ -13,7 +13,7 @@ import pytest
 
 from targetlang.cli import main
 from targetlang.migration._program import Program, index
-from targetlang.upgrade import FileResult, Options, upgrade_text
+from targetlang.migration.upgrade import FileResult, Options, upgrade_text
 
 LEGACY = "llvm -mcpu=skylake"
 NEW = '\'{"kind": "llvm", "mcpu": "skylake"}\''
