@@ -42,7 +42,8 @@ from ._lower.dialects import DIALECTS
 from ._memo import memoized
 from .configuration import presets
 from .migration import LEGACY_DIALECT
-from .migration._sites import migrate_as_legacy, minimal
+from .migration._minimal import minimal
+from .migration._sites import migrate_as_legacy
 from .target import Target as _Legacy
 
 __all__ = ["Target", "cuda", "rocm", "mali", "intel_graphics", "arm_cpu", "rasp", "bifrost",

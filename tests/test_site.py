@@ -53,7 +53,8 @@ def test_playground_reads_text_tags_and_json() -> None:
         assert answer["input"] == "target"
         assert answer["json"] == target.to_json()
         assert answer["canonical"] == target.to_string()
-        assert answer["upgrade"] == targetlang.migrate(text, target_dialect="tvm-0.24")
+        assert answer["upgrade"] == targetlang.migrate(text, target_dialect="tvm-0.24",
+                                                       minimal=True)
         assert answer["explain"].startswith(target.kind + "  (")
         assert "error" not in answer
 

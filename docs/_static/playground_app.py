@@ -85,7 +85,8 @@ def answer(text: str, release: str) -> dict[str, Any]:
         out["json"] = target.to_json()
         out["canonical"] = target.to_string()
         out["explain"] = render(node(target))
-        out["upgrade"] = targetlang.migrate(target, target_dialect=release)
+        # what `targetlang upgrade` writes: only what the release would not fill in by itself
+        out["upgrade"] = targetlang.migrate(target, target_dialect=release, minimal=True)
     except targetlang.TargetError as error:
         out["error"] = str(error)
     return out

@@ -36,6 +36,7 @@ MIGRATE_EPILOG = """\
 examples:
   targetlang migrate "llvm -device=arm_cpu -target=aarch64-linux-gnu -mattr=+neon"
   targetlang migrate --config "c -executor=aot -runtime=c -system-lib -interface-api=c -unpacked-api=1"
+  targetlang migrate --minimal "cuda -arch=sm_80"   # what upgrade writes
   targetlang migrate --to tvm-0.21 "cuda -model=v100"
   targetlang migrate --py tutorial.py            # a unified diff
   targetlang migrate --py --write src/*.py       # rewrite in place
@@ -94,6 +95,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    type=dialect_name, help=f"dialect to write (default: {newest_release()})")
     m.add_argument("--config", action="store_true",
                    help="print the CompilationConfig (executor and runtime carried)")
+    m.add_argument("--minimal", action="store_true",
+                   help="only what the target release would not fill in by itself (the dict "
+                        "targetlang upgrade writes); default: the complete TargetJSON")
     m.add_argument("--compact", action="store_true", help="one line of JSON per target")
     m.add_argument("--py", action="store_true",
                    help="the arguments are Python files: rewrite their legacy target literals")
@@ -149,6 +153,9 @@ def _migrate(args: argparse.Namespace, io: Io) -> int:
     if args.write:
         io.error("--write goes with --py")
         return EXIT_USAGE
+    if args.minimal and args.config:
+        io.error("--minimal does not go with --config (a CompilationConfig is written whole)")
+        return EXIT_USAGE
     from ..migration import migrate, migrate_config  # on first use: kept out of start-up
 
     environment = io.environment(args)
@@ -166,7 +173,7 @@ def _migrate(args: argparse.Namespace, io: Io) -> int:
                                             environment=environment).to_json()
                 else:
                     result = migrate(text, source_dialect=args.source, target_dialect=args.to,
-                                     environment=environment)
+                                     environment=environment, minimal=args.minimal)
             except TargetError as error:
                 io.error(error, where)
                 status = EXIT_INVALID

@@ -56,6 +56,7 @@ from ..configuration.config import CompilationConfig
 from ..environment import Environment
 from ..errors import TargetError, json_path, type_name
 from ..target import DEFAULT_DIALECT, Target, from_json, parse
+from . import _minimal
 from .meaning import MeaningNote, notes_of
 
 __all__ = ["MeaningNote", "MeaningWarning", "MigrationError", "MigrationWarning", "MOVED_OPTIONS",
@@ -400,18 +401,25 @@ def meaning_notes(source: TargetSource, *, source_dialect: str = "auto",
 
 @with_stack_room
 def migrate(source: TargetSource, *, source_dialect: str = "auto",
-            target_dialect: str | None = None, environment: Environment | None = None
-            ) -> dict[str, Any]:
-    """The complete TargetJSON of the same target in ``target_dialect``.
+            target_dialect: str | None = None, environment: Environment | None = None,
+            minimal: bool = False) -> dict[str, Any]:
+    """The complete TargetJSON of the same target in ``target_dialect``; with
+    ``minimal=True``, only what that release would not fill in by itself (the dict
+    ``targetlang upgrade`` writes: ``{"kind": "cuda", "arch": "sm_80"}``).
 
     ``source`` is target text (legacy string, tag or JSON text), a TargetJSON dict or a
     :class:`Target`; ``source_dialect="auto"`` reads it as :func:`source_target` says
     (legacy text and tags with TVM 0.21's meaning, dicts and JSON text by the newest release
     that reads them). The default ``target_dialect`` is what TVM 0.24 and later accept
-    (``tvm.target.Target(dict)``): None is the newest release the library knows. Options TVM moved to the executor and runtime are left out
+    (``tvm.target.Target(dict)``): None is the newest release the library knows. Options TVM
+    moved to the executor and runtime are left out
     with a :class:`MigrationWarning` (:func:`migrate_config` carries them); so is anything
     else without an equivalent. Raises :class:`TargetError` for a text no release reads and
     :class:`MigrationError` for a kind the target dialect does not have.
+
+    The minimal dict keeps a value wherever dropping it would change what the release reads,
+    on any machine: a value the release detects from the machine is kept when the source
+    gave it. Each drop is checked by reading the smaller dict back in ``target_dialect``.
     """
     target_dialect = target_dialect or newest_release()
     _check_dialects(source_dialect, target_dialect)
@@ -432,7 +440,7 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
             _warn(f"{json_path(path, old)} is {new!r} in {target_dialect} (renamed)",
                   MeaningWarning)
     _warn_notes(notes)
-    return outcome.json
+    return _minimal.minimal(outcome.json, target_dialect) if minimal else outcome.json
 
 
 @with_stack_room

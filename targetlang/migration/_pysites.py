@@ -20,6 +20,7 @@ from ..environment import Environment
 from ..errors import TargetError
 from ..target import parse
 from . import LEGACY_DIALECT, MeaningWarning, MigrationWarning, migrate
+from ._minimal import minimal
 from ._program import Program, python_text, single, use_engine
 from ._pyflow import Binding, Scopes
 from ._pyuses import DEVICE_CALLS, OTHER_CODES, Flow, Outside, Use, argparse_dest
@@ -31,7 +32,6 @@ from ._sites import (
     convert_value,
     json_text,
     meaning_report,
-    minimal,
     notes_of_legacy,
 )
 from ._upgrade.suppress import Quiet, python_comment_lines

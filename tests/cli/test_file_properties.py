@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 import targetlang
 from targetlang.cli import main
 from targetlang.migration import MigrationWarning
-from targetlang.migration._sites import json_text, minimal
+from targetlang.migration._minimal import minimal
+from targetlang.migration._sites import json_text
 from targetlang.migration.logs import LogSummary, lines_of, locate, normalize, select, stats
 from targetlang.migration.pyscripts import migrate_source, py_literal
 from targetlang.strategies import malformed_strings, target_strings

@@ -23,7 +23,7 @@ import targetlang
 from targetlang import _files
 from targetlang.cli import main
 from targetlang.migration import meaning_changes
-from targetlang.migration._sites import minimal
+from targetlang.migration._minimal import minimal
 from targetlang.migration.logs import LogSummary, lines_of, normalize, select, stats
 from targetlang.migration.pyscripts import migrate_file, migrate_source
 

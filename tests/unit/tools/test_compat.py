@@ -21,7 +21,7 @@ from conftest import REPO
 import targetlang as tl
 from targetlang import compat
 from targetlang.configuration import presets
-from targetlang.migration._sites import minimal
+from targetlang.migration._minimal import minimal
 
 
 class FakeTarget:

@@ -1,11 +1,14 @@
-"""_sites.minimal: only what a release would not fill in by itself, read exactly as the whole."""
+"""The minimal TargetJSON (``migrate(..., minimal=True)``, what ``targetlang upgrade`` writes):
+only what a release would not fill in by itself, read exactly as the whole."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import subprocess
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import targetlang as tl
-from targetlang.migration._sites import minimal
+from targetlang.cli import main
+from targetlang.migration._minimal import minimal
 
 #: every release that reads TargetJSON only (0.24 and later)
 JSON_RELEASES = sorted((d for d in tl.dialects() if d.startswith("tvm-0.")
@@ -161,3 +165,58 @@ def test_the_oracles_read_minimal_dicts_as_the_complete_ones(release: str) -> No
     for (full, small), whole, less in zip(pairs, answers[::2], answers[1::2]):
         assert whole["ok"] and less["ok"], (full, small, whole.get("error"), less.get("error"))
         assert less["export"] == whole["export"], (full, small)
+
+
+# ---- the public form: migrate(..., minimal=True) is what `targetlang upgrade` writes ----------
+
+@pytest.mark.parametrize("release", ["tvm-0.24", None], ids=["tvm-0.24", "newest"])
+def test_migrate_minimal_is_what_upgrade_writes(tmp_path: Path, release: str | None) -> None:
+    # One project holding every target of the corpus, upgraded by the command line; each dict
+    # it wrote is compared with the public function's answer for the same text.
+    corpus = legacy_corpus()
+    path = tmp_path / "project.py"
+    path.write_text("import tvm\n\n" + "".join(
+        f"t{i} = tvm.target.Target({text!r})\n" for i, text in enumerate(corpus)), "utf-8")
+    to = ["--to", release] if release else []
+    assert main(["upgrade", "--write", "--exit-zero", "-q", *to, str(path)]) == 0
+    compared = kept = 0
+    for node in ast.parse(path.read_text("utf-8")).body[1:]:
+        assert isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+        text = corpus[int(ast.unparse(node.targets[0])[1:])]
+        written = node.value.args[0]
+        if not isinstance(written, ast.Dict):  # read the same there, or left for a person
+            assert ast.literal_eval(written) == text
+            kept += 1
+            continue
+        # upgrade reads what a project on TVM 0.21 meant: JSON text too as 0.21 read it (it
+        # cut a string at a NUL), where migrate's "auto" reads JSON as the newest release does.
+        source = "tvm-0.21" if text.startswith("{") else "auto"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert tl.migrate(text, source_dialect=source, target_dialect=release,
+                              minimal=True) == ast.literal_eval(written), text
+        compared += 1
+    assert compared > 3 * kept and compared >= 100
+
+
+def test_the_default_stays_complete() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = tl.migrate("cuda -arch=sm_80")
+        small = tl.migrate("cuda -arch=sm_80", minimal=True)
+    assert whole["tag"] == "" and "keys" in whole and small == {"kind": "cuda", "arch": "sm_80"}
+    assert tl.from_json(small, dialect="tvm-0.27") == tl.from_json(whole, dialect="tvm-0.27")
+
+
+def test_the_command_line_writes_the_minimal_form(capsys: pytest.CaptureFixture[str]) -> None:
+    texts = ["cuda -arch=sm_80 -libs=cudnn", "llvm -mtriple=aarch64-linux-gnu -mattr=+neon",
+             "nvidia/jetson-nano", "cuda -host='llvm -mtriple=aarch64-linux-gnu'"]
+    assert main(["migrate", "--minimal", "--compact", *texts]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert [json.loads(line) for line in lines] == [tl.migrate(t, minimal=True)
+                                                        for t in texts]
+    assert main(["migrate", "--compact", texts[0]]) == 0
+    assert json.loads(capsys.readouterr().out)["tag"] == ""  # the default is complete
+    assert main(["migrate", "--minimal", "--config", "llvm"]) == 2
