@@ -7,11 +7,15 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+import pytest
+import tomllib
 from conftest import REPO
 from examples import check_console_examples, console_examples, subcommands_shown
 
+import targetlang
 from targetlang.cli import build_parser
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -82,18 +86,53 @@ def _github_anchor(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def test_readme_links_reach_their_pages_and_sections() -> None:
-    # A new user's way from the README into docs/ (relative links, so they work on GitHub and
-    # in a checkout): every file exists and every #section is a heading of that page.
-    links = re.findall(r"\]\(((?!https?:)[^)#\s]+)(?:#([^)\s]+))?\)", README)
+def _project_urls() -> dict[str, str]:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+
+
+HOME = _project_urls()["Source"]  # https://github.com/<owner>/<name>
+
+
+def test_readme_links_are_absolute_and_reach_their_files_and_sections() -> None:
+    # The README is also the package index's page, where a relative link goes nowhere: every
+    # link is absolute, and one into this repository names a file of it (and a heading there).
+    links = re.findall(r"\]\(([^)\s]+)\)", README)
     assert len(links) >= 10
-    for path, anchor in links:
+    inside = 0
+    for link in links:
+        assert link.startswith("https://"), link
+        if not link.startswith(HOME + "/"):
+            continue
+        rest = link.removeprefix(HOME + "/blob/main/")
+        assert rest != link, f"{link}: a file of the repository is {HOME}/blob/main/PATH"
+        path, _, anchor = rest.partition("#")
         target = REPO / path
-        assert target.exists(), path
+        assert target.is_file(), path
+        inside += 1
         if anchor:
             text = re.sub(r"```.*?```", "", target.read_text(encoding="utf-8"), flags=re.S)
             headings = {_github_anchor(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
             assert anchor in headings, f"{path}#{anchor}"
+    assert inside >= 10
+
+
+def test_readme_renders_for_the_package_index() -> None:
+    # What PyPI shows: readme_renderer (the dev extra) renders the Markdown as the index does.
+    markdown = pytest.importorskip("readme_renderer.markdown")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Markdown renderers are not available" is a failure
+        html = markdown.render(README, variant="GFM")
+    assert ">Set-up<" in html and "<pre" in html
+    # (the renderer's own anchors on the headings, #user-content-..., are not the README's)
+    hrefs = [href for href in re.findall(r'href="([^"]*)"', html)
+             if not href.startswith("#user-content-")]
+    assert hrefs and all(href.startswith("https://") for href in hrefs), hrefs
+
+
+def test_the_pre_commit_snippet_names_the_repository_and_a_release() -> None:
+    page = (REPO / "docs" / "upgrade.md").read_text(encoding="utf-8")
+    snippets = re.findall(r"- repo: (\S+)\n\s+rev: (\S+)", page)
+    assert snippets and set(snippets) == {(HOME, f"v{targetlang.__version__}")}
 
 
 def test_readme_is_short_and_the_upgrade_comes_first() -> None:

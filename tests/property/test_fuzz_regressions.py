@@ -58,6 +58,8 @@ def test_raw_target_passes_its_seeds(name: str) -> None:
     """Every committed seed of a raw-bytes target passes its check (a seed is no bug)."""
     target = TARGETS[name]
     assert target.decode is not None
+    if not (REPO / "fuzz" / "seeds").is_dir():
+        pytest.skip("no fuzz/seeds/ (the sdist leaves the seed corpus out; a clone has it)")
     seeds = committed_seeds(name)
     assert seeds, f"fuzz/seeds/{name}/ is empty: run python -m fuzz.seeds"
     for data in seeds[::7]:
