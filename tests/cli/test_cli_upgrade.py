@@ -1,4 +1,4 @@
-"""Issue 21: ``targetlang upgrade`` as a command: the walk, the three modes, exit codes,
+"""``targetlang upgrade`` as a command: the walk, the three modes, exit codes,
 and files kept sacred (encodings, line endings, links, unreadable and invalid files, a run
 killed at any moment)."""
 

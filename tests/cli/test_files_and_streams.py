@@ -1,4 +1,4 @@
-"""Issue 11, sections 2 and 4: the command line does what it says, files are never lost or
+"""The command line does what it says, files are never lost or
 corrupted, and the program behaves as a Unix tool on its streams. Each test here failed
 before its fix; the console-script tests run the installed ``targetlang``."""
 

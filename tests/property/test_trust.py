@@ -1,4 +1,4 @@
-"""Regressions from issue 11: API promises, and nothing but TargetError whatever the input."""
+"""API promises the fuzzers once found broken, and nothing but TargetError whatever the input."""
 
 from __future__ import annotations
 

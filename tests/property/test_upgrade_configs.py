@@ -1,4 +1,4 @@
-"""Issue 21: the config scanners against real emitters. Any document PyYAML or json writes
+"""The config scanners against real emitters. Any document PyYAML or json writes
 (block or flow style, any quoting they choose) upgrades to a document that reads the same
 but for the values holding legacy targets, each now the JSON text convert_value gives."""
 

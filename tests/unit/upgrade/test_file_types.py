@@ -1,4 +1,4 @@
-"""Issue 21: each file type ``targetlang upgrade`` reads rewrites the target sites in that
+"""Each file type ``targetlang upgrade`` reads rewrites the target sites in that
 file's own quoting, edits nothing else, and reports what needs a person."""
 
 from __future__ import annotations
