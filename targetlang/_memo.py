@@ -20,7 +20,7 @@ no argument or one drawn from a fixed set (a registered dialect, a data file, a 
 a data file): ``dialects.load``, ``arm.tables``, ``grammar``'s parsers,
 ``types.array_of``/``map_of``/``parse_type``, ``facts.data_json``, ``lint._known``,
 ``target._tags``, ``tvmc``'s codegens, ``components``' and ``presets``' tables,
-``_metaschedule``'s instructions, ``_upgrade``'s first words, ``cli.browse``'s device names and
+``_metaschedule``'s instructions, ``_upgrade``'s first words, ``cli._browse``'s device names and
 ``strategies``' strategy builders; and per-table dicts filled from the data alone (an Arm
 table's feature closures, ``_pyflow``'s fields of each AST class). ``_lower/plan.py``'s plans
 live on their ``DialectSchema``, made once per dialect.

@@ -12,22 +12,21 @@ class Environment:
     """The machine-dependent values TVM 0.21 filled in while reading a target.
 
     ``None`` for a field means "not detected": the value is left out, as ``parse`` does
-    with ``environment=None``.
-
-    * ``system_triple``: LLVM's host triple, the ``mtriple`` of an ``llvm`` target that
-      has neither ``-mtriple`` nor ``-mcpu``;
-    * ``cuda_arch``: ``sm_XX`` of the first CUDA GPU, for ``cuda -arch`` and ``nvptx -mcpu``
-      when they are not given (TVM's fallback without a GPU is ``sm_50``);
-    * ``rocm_arch``: ``gfxNNN`` of the first ROCm GPU, for ``rocm -mcpu`` (fallback ``gfx900``);
-    * ``rocm_api_version``: ROCm's API version; below 305 TVM adds ``-mattr=-code-object-v3``;
-    * ``cuda_arch_fallback``: ``cuda_arch`` is TVM's fallback on a machine without a CUDA GPU,
-      not a GPU's (TVM TIRx fills in no ``arch`` there).
+    with ``environment=None``. Immutable and hashable; equal when the fields are.
     """
 
+    #: LLVM's host triple: the ``mtriple`` of an ``llvm`` target that has neither
+    #: ``-mtriple`` nor ``-mcpu``.
     system_triple: str | None = None
+    #: ``sm_XX`` of the first CUDA GPU, for ``cuda -arch`` and ``nvptx -mcpu`` when they are
+    #: not given (TVM's fallback without a GPU is ``sm_50``).
     cuda_arch: str | None = None
+    #: ``gfxNNN`` of the first ROCm GPU, for ``rocm -mcpu`` (TVM's fallback: ``gfx900``).
     rocm_arch: str | None = None
+    #: ROCm's API version; below 305 TVM adds ``-mattr=-code-object-v3``.
     rocm_api_version: int | None = None
+    #: True when ``cuda_arch`` is TVM's fallback on a machine without a CUDA GPU, not a
+    #: GPU's (TVM TIRx fills in no ``arch`` there).
     cuda_arch_fallback: bool = False
     _hash: int = field(init=False, repr=False, compare=False)
     #: the fields as a tuple: parse()'s memo key (hashed in C, where this class's __hash__

@@ -38,6 +38,8 @@ from .errors import TargetError, TargetSyntaxError, type_name
 __all__ = ["Target", "TargetFeatures", "parse", "from_json", "kinds", "tags", "dialects",
            "release_families", "DEFAULT_DIALECT"]
 
+#: The dialect ``parse`` and ``from_json`` read in when none is given: TVM 0.21, the newest
+#: release on PyPI that read legacy target strings.
 DEFAULT_DIALECT = "tvm-0.21"
 
 AttrValue = Any  # int | bool | str | tuple[...] | Target | None
@@ -62,6 +64,7 @@ class TargetFeatures(Mapping[str, object]):
         return name in self._values
 
     def get(self, name: str, default: object = None) -> object:
+        """The feature ``name``, or ``default`` when the kind's parser did not derive it."""
         return self._values.get(name, default)
 
     def __iter__(self) -> Iterator[str]:

@@ -80,13 +80,18 @@ class CodegenOption:
     """One option of a BYOC codegen: its name, type (``str``, ``bool``, ``int``,
     ``array<str>``), TVM's default (if any) and description."""
 
+    #: the option's name as tvmc spells it
     name: str
+    #: its type (``str``, ``bool``, ``int``, ``array<str>``)
     type: AttrType
+    #: TVM's default (see :attr:`has_default`: an option may have none)
     default: Any = _MISSING
+    #: TVM's description of it (``""`` where TVM gives none)
     description: str = ""
 
     @property
     def has_default(self) -> bool:
+        """Whether TVM gives the option a default."""
         return self.default is not _MISSING
 
 
@@ -94,20 +99,26 @@ class CodegenOption:
 class CodegenSpec:
     """A BYOC codegen tvmc registered (``REGISTERED_CODEGEN`` in ``composite_target.py``).
 
-    ``options`` are the fields of the attributes node registered under ``config_key`` (or,
-    without one, the partition function's keyword parameters); ``open`` means any other
-    option is passed on too (the partition function takes ``**kwargs``). ``releases`` are
-    the first and last TVM release that registered it; ``defined_by`` the release these
-    facts come from.
     """
 
+    #: the codegen's name in a ``--target`` list (``ethos-u``)
     name: str
+    #: the PassContext key its options are registered under (None: no attributes node)
     config_key: str | None
+    #: True when any other option is passed on too (the partition function takes
+    #: ``**kwargs``)
     open: bool
+    #: the fields of the attributes node registered under ``config_key`` (or, without one,
+    #: the partition function's keyword parameters), by name
     options: Mapping[str, CodegenOption]
+    #: the first and last TVM release that registered it
     releases: tuple[str, str]
+    #: the release these facts come from
     defined_by: str
+    #: the Python function tvmc partitions a model with for it
     partition_function: str
+    #: the target tvmc pairs the codegen with (``llvm`` for ``mrvl``): when a list names that
+    #: target and not the codegen, tvmc reads none of the codegen's options (None: no such)
     default_target: str | None
 
 
@@ -141,14 +152,19 @@ def codegens() -> Mapping[str, CodegenSpec]:
 class TvmcOption:
     """``-key=value``, ``--key=value`` or the flag ``--key`` (``value`` True) of one entry.
 
-    ``value`` is the text without its quotes; ``positions[i]`` is the offset in the source of
-    the value's character ``i`` (plus one entry for the end of the value).
+    All offsets index the ``--target`` text that was read.
     """
 
+    #: the option's key, without dashes
     key: str
+    #: the text without its quotes; True for a flag
     value: str | bool
+    #: where the option starts (its first dash)
     offset: int
+    #: where its key starts
     key_offset: int
+    #: ``positions[i]`` is the offset of the value's character ``i``, plus one entry for the
+    #: end of the value (empty for a flag)
     positions: tuple[int, ...] = ()
 
     @property
@@ -161,8 +177,11 @@ class TvmcOption:
 class TvmcEntry:
     """One comma-separated entry: a name (codegen, target kind or tag) and its options."""
 
+    #: the name: a codegen, a target kind or a tag
     name: str
+    #: where the name starts in the ``--target`` text
     offset: int
+    #: its options, in the order written
     options: tuple[TvmcOption, ...] = field(default=())
 
     @property
@@ -311,7 +330,9 @@ def parse_tvmc_args(argv: Sequence[str], *, dialect: str = DEFAULT_DIALECT
 class Codegen(NamedTuple):
     """A BYOC codegen of a tvmc target list, with its typed options."""
 
+    #: the codegen's name (``ethos-u``)
     name: str
+    #: its options, typed as the codegen declares them
     options: dict[str, OptionValue]
 
 

@@ -4,21 +4,24 @@ package, so a module that moves or appears is documented without editing a page.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import inspect
 import pkgutil
+import re
 import sys
 from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from sphinx import addnodes
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
-from sphinx.domains.python import PyClasslike
 from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
+
+logger = logging.getLogger(__name__)
 
 
 def public_modules(package: str = "targetlang") -> list[str]:
@@ -30,26 +33,6 @@ def public_modules(package: str = "targetlang") -> list[str]:
             continue
         found.append(info.name)
     return sorted(found)
-
-
-@functools.cache
-def faces(package: str = "targetlang") -> dict[str, str]:
-    """Each public module whose code another presents, with that face: the module users import
-    (``targetlang.configuration.presets``, the face of ``targetlang.configuration.presets`` where the code
-    lives since the tools were grouped by job, holds it as ``_home`` and lists its very
-    ``__all__``). The names are documented once, at the face."""
-    found = {}
-    for module in public_modules(package):
-        home = getattr(importlib.import_module(module), "_home", None)
-        if inspect.ismodule(home) and getattr(home, "__all__", None) is \
-                getattr(importlib.import_module(module), "__all__", ()):
-            found[home.__name__] = module
-    return found
-
-
-def documented_at(module: str) -> str:
-    """Where the names of ``module`` are documented: at its face if it has one."""
-    return faces().get(module, module)
 
 
 def defined_elsewhere(module: str) -> dict[str, str]:
@@ -68,8 +51,7 @@ def reexports(module: str) -> set[str]:
     """The names of :func:`defined_elsewhere` whose home is a public module, which documents
     them; one from a private module (upgrade's ``Change``) is documented here."""
     return {name for name, home in defined_elsewhere(module).items()
-            if documented_at(home) != module
-            and not any(part.startswith("_") for part in home.split("."))}
+            if not any(part.startswith("_") for part in home.split("."))}
 
 
 def data_names(module: str) -> list[str]:
@@ -108,15 +90,10 @@ class TargetlangApi(SphinxDirective):
         lines: list[str] = []
         documented: set[str] = set()  # private homes already given an entry (pyscripts' and
         # upgrade's Finding are one class: its entry is in the first module that lists it)
-        homes = faces()
         for module in public_modules():
             title = f"``{module}``"
             lines += [title, "-" * len(title), ""]
-            if module in homes:
-                # The code behind a face: an entry of its own, its names at the face.
-                lines += [f".. py:module:: {module}", "",
-                          f"The code of :mod:`{homes[module]}`, documented there.", ""]
-            elif module == "targetlang":
+            if module == "targetlang":
                 # The contract's names (docs/api.md): what `import targetlang` offers, documented
                 # as targetlang.NAME wherever they are defined.
                 lines += [f".. automodule:: {module}", "   :members:", "   :imported-members:",
@@ -192,25 +169,43 @@ def drop_type_docstring(app: Sphinx, what: str, name: str, obj: object, options:
         lines.clear()
 
 
-class ClassAtFace(PyClasslike):
-    """A class is named canonically where it is documented: ``targetlang.configuration.config.X`` for a class
-    of ``targetlang.configuration.config`` (autodoc takes ``__module__``, which would make
-    ``targetlang.X`` and ``targetlang.configuration.config.X`` two aliases of one undocumented name: a
-    duplicate description)."""
+#: What Python writes where a class has no documentation of its own: a NamedTuple field's
+#: "Alias for field number 0", a dataclass's generated signature.
+_GENERATED_DOC = re.compile(r"Alias for field number \d+$|\w+\(.*\)$")
 
-    def run(self) -> list[nodes.Node]:
-        canonical = self.options.get("canonical")
-        if canonical:
-            for home, face in faces().items():
-                if canonical.startswith(home + "."):
-                    self.options["canonical"] = face + canonical[len(home):]
-        return super().run()
+
+def require_docstring(app: Sphinx, what: str, name: str, obj: object, options: object,
+                      lines: list[str]) -> None:
+    """The reference is the contract: each public object it lists says what it is. One with
+    no documentation of its own is a warning, which the build (``-W``) turns into a failure."""
+    text = "\n".join(lines).strip()
+    if not text or _GENERATED_DOC.fullmatch(text):
+        logger.warning("%s %s has no docstring: say what it is (and what it raises)", what,
+                       name, type="targetlang", subtype="docstring")
+
+
+def require_description(app: Sphinx, domain: str, objtype: str,
+                        contentnode: addnodes.desc_content) -> None:
+    """The same rule for every entry, once it is written: autodoc fires no docstring event
+    for an attribute that only has an annotation (a dataclass field without a default), so
+    the entry itself must hold some text of its own (not only its "Bases: ..." line)."""
+    if domain != "py":
+        return
+    own = [child for child in contentnode.children if not isinstance(child, addnodes.desc)]
+    text = "\n".join(child.astext() for child in own).strip()
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("Bases: "))
+    if not text.strip() or _GENERATED_DOC.fullmatch(text.strip()):
+        signature = contentnode.parent[0] if contentnode.parent else None
+        name = ".".join(str(signature.get(key, "")) for key in ("module", "fullname")) \
+            if signature is not None else "?"
+        logger.warning("%s %s has no docstring: say what it is (and what it raises)", objtype,
+                       name, type="targetlang", subtype="docstring", location=contentnode)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    for kind in ("class", "exception"):
-        app.add_directive_to_domain("py", kind, ClassAtFace, override=True)
+    app.connect("object-description-transform", require_description)
     app.connect("autodoc-process-docstring", drop_type_docstring)
+    app.connect("autodoc-process-docstring", require_docstring)
     app.add_directive("targetlang-api", TargetlangApi)
     app.connect("missing-reference", resolve_short_name)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -70,14 +70,17 @@ _WHAT = {
 
 @dataclass(frozen=True, slots=True)
 class LintWarning:
-    """A legacy trap in a target text: ``code`` names the kind of trap, ``message`` says what
-    TVM made of it, ``offset`` points into ``source`` (None when no single place does;
-    ``path`` then names the JSON member). ``str()`` shows the source with a caret."""
+    """A legacy trap in a target text. ``str()`` shows the source with a caret."""
 
+    #: the kind of trap, a stable code
     code: str
+    #: what TVM made of it
     message: str
+    #: the text linted
     source: str | None
+    #: where in ``source`` the trap is (0-based); None when no single place is to blame
     offset: int | None
+    #: the JSON member the trap is in (``host.devices[1]``), where ``offset`` is None
     path: str | None = None
 
     def __str__(self) -> str:

@@ -2,7 +2,7 @@
 
 Subcommands register themselves: a module's ``register(sub)`` adds its parsers to the
 subparsers ``sub`` of :func:`build_parser` and names its handler with
-``set_defaults(handler=...)``. :func:`main` calls ``handler(args, io)`` with an :class:`Io`
+``set_defaults(handler=...)``. :func:`main` calls ``handler(args, io)`` with an ``Io``
 (the three streams, colour, and helpers to read the inputs and report errors); the handler
 returns the exit code. The helpers ``add_targets``, ``add_dialect``, ``add_environment`` and
 ``add_json`` give every subcommand the same options. A subcommand that takes words argparse
@@ -23,35 +23,21 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO, cast
 
 from .. import __version__
-from . import arch, browse, migrate, read, upgrade
-from .common import (
-    ENVIRONMENTS,
-    EXIT_INVALID,
-    EXIT_OK,
-    EXIT_USAGE,
-    Io,
-    Where,
-    add_dialect,
-    add_environment,
-    add_json,
-    add_targets,
-    error_json,
-    error_object,
-    quote_hint,
-    run_each,
-)
+from . import _arch, _browse, _migrate, _read, _upgrade
+from ._common import EXIT_OK, EXIT_USAGE, Io, quote_hint
 
 #: The subcommand modules, grouped by job: reading targets (parse, format, check, explain,
 #: diff, tvmc), browsing a dialect (kinds, tags, schema), migrating (migrate, logs),
 #: upgrading a project (upgrade), components and architectures (component, arch). Each
 #: has ``register(sub)``; a new group
 #: is one more module here.
-SUBCOMMANDS = (read, browse, migrate, upgrade, arch)
+SUBCOMMANDS = (_read, _browse, _migrate, _upgrade, _arch)
 
 
-__all__ = ["ENVIRONMENTS", "EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "SUBCOMMANDS", "Io", "Where",
-           "add_dialect", "add_environment", "add_json", "add_targets", "build_parser",
-           "error_json", "error_object", "main", "quote_hint", "run_each"]
+# The command line is the interface (docs/guide.md); its Python face is the entry point and
+# the parser. The helpers the subcommands share (Io, the EXIT_* codes, add_dialect, ...) are
+# machinery in the private modules beside this one.
+__all__ = ["build_parser", "main"]
 
 EPILOG = """\
 With no TARGET arguments, targets are read from standard input, one per line.
@@ -84,6 +70,8 @@ examples:
 # ---- the program ----------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``targetlang`` command's parser, every subcommand registered (what :func:`main`
+    reads its arguments with)."""
     parser = argparse.ArgumentParser(
         prog="targetlang", description="Read, check, explain and print compiler target strings.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -360,6 +360,7 @@ class Architecture(EqualAsJson):
 
     @property
     def components(self) -> tuple[Component, ...]:
+        """The components, in the order given (a connection's index counts in it)."""
         return self._components
 
     @property

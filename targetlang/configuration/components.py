@@ -256,6 +256,7 @@ class Component(EqualAsJson):
 
     @property
     def target(self) -> Target:
+        """The component's target, read in the component's dialect."""
         return self._target
 
     @property

@@ -50,8 +50,10 @@ def _plain_config(config: CompilationConfig, view: str) -> None:
 
 @dataclass(frozen=True)
 class DeviceOnlyView:
-    """One device target without a host (``DeviceOnlyArch``)."""
+    """One device target without a host (``DeviceOnlyArch``); raises :class:`ViewError` for
+    a device that has a host."""
 
+    #: the device target
     device: Target
 
     def __post_init__(self) -> None:
@@ -65,13 +67,17 @@ class DeviceOnlyView:
         return DeviceWithHostView.from_config(config).to_device_only()
 
     def to_device_with_host(self) -> DeviceWithHostView:
+        """The same device, with no host."""
         return DeviceWithHostView(self.device)
 
     def to_packaged(self, host: Target | None = None, executor: Executor | None = None,
                     runtime: Runtime | None = None) -> PackagedView:
+        """Packaged with ``host`` and TVM's defaults for what is not given (see
+        :meth:`DeviceWithHostView.to_packaged`, which raises the same :class:`ViewError`)."""
         return self.to_device_with_host().to_packaged(host, executor, runtime)
 
     def to_config(self) -> CompilationConfig:
+        """The configuration of the one device: no host, TVM's default executor and runtime."""
         return CompilationConfig(targets=[self.device])
 
 
@@ -80,9 +86,12 @@ class DeviceWithHostView:
     """One device target and an optional host (``DeviceWithHostArch``).
 
     A device given with a host attached gives that host; ``device`` is kept without it.
+    Raises :class:`ViewError` when that host is not the ``host`` given, or has a host itself.
     """
 
+    #: the device target, without a host
     device: Target
+    #: its host (None: none)
     host: Target | None = None
 
     def __post_init__(self) -> None:
@@ -103,6 +112,7 @@ class DeviceWithHostView:
 
     @classmethod
     def from_target(cls, target: Target) -> DeviceWithHostView:
+        """The view of ``target``: its host (``target.host``) goes with it."""
         return cls(target)
 
     @classmethod
@@ -119,6 +129,8 @@ class DeviceWithHostView:
         return cls(config.targets[0].with_host(None), config.target_host)
 
     def to_device_only(self) -> DeviceOnlyView:
+        """The device alone; raises :class:`ViewError` when the view has a host (it would be
+        lost)."""
         if self.host is not None:
             raise ViewError(f"a device-only view has no host; the host {self.host} would be "
                             "lost", path="host")
@@ -133,6 +145,8 @@ class DeviceWithHostView:
         return PackagedView((self.device,), host or self.host, executor, runtime)
 
     def to_config(self) -> CompilationConfig:
+        """The configuration: the device as its one target, the view's host as the target
+        host, TVM's default executor and runtime."""
         return CompilationConfig(target_host=self.host, targets=[self.device])
 
 
@@ -153,10 +167,15 @@ class PackagedView:
     executor or runtime, TVM's ``relay.build`` defaults (``graph``, ``cpp``).
     """
 
+    #: the device targets, in order, each without a host
     devices: tuple[Target, ...]
+    #: the host all devices share
     host: Target | None = None
+    #: the executor (TVM's default ``graph`` when none is given)
     executor: Executor | None = None
+    #: the runtime (TVM's default ``cpp`` when none is given)
     runtime: Runtime | None = None
+    #: a label for each device (empty: the devices are not labelled)
     labels: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:

@@ -42,12 +42,19 @@ class Finding:
     """A place that was not rewritten, and why: its ``code`` (``targetlang upgrade
     --list-codes``), where it starts (line from 1, column from 0) and ends."""
 
+    #: the file, as it was given
     path: str
+    #: the line the place starts on, from 1
     line: int
+    #: the column it starts at, from 0
     column: int
+    #: why it was not rewritten and what to do
     message: str
+    #: the report's stable code (``TL201``); ``""`` for none
     code: str = ""
+    #: the line it ends on (0: not known)
     end_line: int = 0
+    #: the column it ends at, exclusive (0 with ``end_line`` 0: not known)
     end_column: int = 0
 
     def __str__(self) -> str:
@@ -61,13 +68,21 @@ class Rewrite:
     ``"rewritten"`` (what the target release reads) or ``"bridged"`` (routed through
     :mod:`targetlang.compat` at run time)."""
 
+    #: the line the site starts on, from 1
     line: int
+    #: the column it starts at, from 0
     column: int
+    #: the site's source text before
     old: str
+    #: its source text after
     new: str
+    #: ``"rewritten"`` or ``"bridged"``
     kind: str = "rewritten"
+    #: the rule's stable code (``TL101``)
     code: str = "TL101"
+    #: the line the site ends on (0: not known)
     end_line: int = 0
+    #: the column it ends at, exclusive
     end_column: int = 0
 
 

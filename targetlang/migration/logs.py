@@ -56,8 +56,11 @@ Kind = Literal["record", "comment", "blank", "unreadable"]
 class Located:
     """Where a record's target sits in its line: ``line[start:end]`` is its JSON value."""
 
+    #: the offset of the value's first byte in the line
     start: int
+    #: the offset just past the value's last byte
     end: int
+    #: the value's bytes as the line holds them (``line[start:end]``)
     literal: bytes
 
 
@@ -302,14 +305,23 @@ def normalized_json(config: dict[str, Any]) -> dict[str, Any]:
 class LogSummary:
     """What a pass over a log did: records read, changed, unchanged, failed (with line numbers)."""
 
+    #: records read
     records: int = 0
+    #: records whose target was rewritten
     changed: int = 0
+    #: records kept as they were
     unchanged: int = 0
+    #: records that could not be read or rewritten (kept verbatim)
     failed: int = 0
+    #: comment lines (starting with ``#``), kept
     comments: int = 0
+    #: blank lines, kept
     blank: int = 0
+    #: records selected (``logs select``)
     selected: int = 0
+    #: True for a ``select`` pass, whose summary counts ``selected``
     selecting: bool = False
+    #: ``(line number, why)`` of the first :attr:`max_failures` failed records
     failures: list[tuple[int, str]] = field(default_factory=list)
     #: what the reader should know about the output (printed after the counts)
     notes: list[str] = field(default_factory=list)
@@ -317,6 +329,8 @@ class LogSummary:
     max_failures: int = 1000
 
     def fail(self, number: int, why: str) -> None:
+        """Count record ``number`` (1-based line number) as failed, ``why`` saying why; the
+        first :attr:`max_failures` are kept in ``failures``."""
         self.failed += 1
         if len(self.failures) < self.max_failures:
             self.failures.append((number, why))

@@ -33,24 +33,23 @@ DATA_FILE = "moved-meaning.json"
 
 @dataclass(frozen=True, slots=True)
 class MeaningNote:
-    """One thing a migrated target uses whose meaning moved or changed in ``dialect``.
+    """One thing a migrated target uses whose meaning moved or changed in ``dialect``."""
 
-    ``code``: stable (``TM101``); ``option``: what the target uses (a kind, ``cuda``; an
-    option as legacy text spells it, with its value where it left the target,
-    ``-system-lib=1``); ``message``: what changed, since which release and by which TVM
-    change (the pull requests); ``line``: the line that keeps the old meaning in
-    ``dialect`` (None where nothing does); ``path``: where in the target (``""``: the
-    target itself, ``host``, ``devices[1]``); ``kept``: the migrated target carries
-    everything of the source (the release means it otherwise, or reads it under another
-    name), else it leaves the option out.
-    """
-
+    #: the note's stable code (``TM101``)
     code: str
+    #: what the target uses: a kind (``cuda``), or an option as legacy text spells it, with
+    #: its value where it left the target (``-system-lib=1``)
     option: str
+    #: what changed, since which release and by which TVM change (the pull requests)
     message: str
+    #: the line that keeps the old meaning in ``dialect``; None where nothing does
     line: str | None
+    #: where in the target: ``""`` (the target itself), ``host``, ``devices[1]``, ...
     path: str
+    #: the release the note is about (the migration's target dialect)
     dialect: str
+    #: True when the migrated target carries everything of the source (the release means it
+    #: otherwise, or reads it under another name); False when it leaves the option out
     kept: bool
 
     @property

@@ -99,10 +99,15 @@ NEWEST_RELEASE = releases()[0]
 class ScriptResult:
     """The outcome for one file: the new text and what was rewritten or reported."""
 
+    #: the file, as it was given
     path: str
+    #: the text before
     original: str
+    #: the text after (the original where nothing was rewritten)
     text: str
+    #: the sites rewritten or bridged, in order
     rewrites: list[Rewrite] = field(default_factory=list)
+    #: the places left for a person, in order
     findings: list[Finding] = field(default_factory=list)
     #: ``(start, end, replacement)``, character offsets into ``original``, sorted and not
     #: overlapping: applying them to ``original`` gives ``text``.
@@ -112,6 +117,7 @@ class ScriptResult:
 
     @property
     def changed(self) -> bool:
+        """Whether the new text differs from the original."""
         return self.text != self.original
 
     def diff(self) -> str:

@@ -1,6 +1,6 @@
 """Upgrade a whole project to the target release: every legacy target site in its files.
 
-``targetlang upgrade PATH...`` (``cli/upgrade.py``) is this module over the files
+``targetlang upgrade PATH...`` (``cli/_upgrade.py``) is this module over the files
 :func:`walk` finds: :func:`upgrade_file` reads one file as its type says (Python, a
 notebook, Markdown, reStructuredText, JSON, YAML, TOML, a shell script), rewrites the
 sites it can, reports those that need a person, and writes the file atomically when asked;
@@ -15,7 +15,7 @@ import errno
 import gc
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,10 +23,15 @@ from .._files import unified_diff, write_atomically
 from ._pysites import decode_source
 from ._upgrade import configs, docs, notebook, python, shell
 from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
-from ._upgrade.walk import FILE_TYPES, file_type, walk, walk_entries
+from ._upgrade.walk import FILE_TYPES as _FILE_TYPES
+from ._upgrade.walk import file_type, walk, walk_entries
 
 __all__ = ["FILE_TYPES", "Change", "FileResult", "Finding", "Options", "Summary", "file_type",
            "upgrade_bytes", "upgrade_file", "upgrade_text", "walk", "walk_entries"]
+
+#: File name endings and the file type that reads them (``".ipynb"``: ``"notebook"``); a
+#: file given by name with another ending is read as Python.
+FILE_TYPES: Mapping[str, str] = _FILE_TYPES
 
 HANDLERS: dict[str, Callable[[str, str, Options], Outcome]] = {
     "python": python.handle,
@@ -45,13 +50,21 @@ class FileResult:
     """One file's upgrade: its text before and after, the sites changed, the places
     reported, and ``invalid`` when the file is not valid for its type (then untouched)."""
 
+    #: the file, as it is shown (relative to the current directory)
     path: str
+    #: the file type that read it (:data:`FILE_TYPES`' values)
     file_type: str
+    #: the text before
     original: str
+    #: the text after (the original where nothing changed)
     text: str
+    #: the sites rewritten or bridged, in order
     changes: list[Change] = field(default_factory=list)
+    #: the places left for a person, in order
     findings: list[Finding] = field(default_factory=list)
+    #: how many places of each class of site were reported
     reported: dict[str, int] = field(default_factory=dict)
+    #: why the file is not valid for its type (then it is left untouched); None when valid
     invalid: Finding | None = None
     #: sites a comment or the configuration suppressed
     suppressed: int = 0
@@ -64,6 +77,7 @@ class FileResult:
 
     @property
     def changed(self) -> bool:
+        """Whether the upgraded text differs from the original."""
         return self.text != self.original
 
     def diff(self) -> str:
@@ -196,9 +210,12 @@ class Summary:
     """What a run did, per file type: files scanned and changed, sites rewritten, bridged
     and needing a person, files not valid for their type or not readable."""
 
+    #: the counts of each file type (files, changed, rewritten, bridged, reported,
+    #: suppressed, invalid, unreadable)
     by_type: dict[str, _Counts] = field(default_factory=dict)
 
     def add(self, result: FileResult) -> None:
+        """Count one file's result under its file type."""
         counts = self.by_type.setdefault(result.file_type, _Counts())
         counts.files += 1
         counts.changed += result.changed
@@ -209,9 +226,11 @@ class Summary:
         counts.invalid += result.invalid is not None
 
     def unreadable(self, kind: str) -> None:
+        """Count one file of type ``kind`` that could not be read or written."""
         self.by_type.setdefault(kind, _Counts()).unreadable += 1
 
     def total(self) -> _Counts:
+        """The counts of every file type added together."""
         total = _Counts()
         for counts in self.by_type.values():
             for name in vars(total):

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from targetlang.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE, build_parser, main
+from targetlang.cli import build_parser, main
+from targetlang.cli._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
 
 def _script() -> str | None:

@@ -28,9 +28,13 @@ Edit = tuple[int, int, str]
 class Options:
     """What the user asked for: the release to upgrade to, and how."""
 
-    target_dialect: str = field(default_factory=newest_release)  # the newest release known
+    #: the release to upgrade to (default: the newest release the library knows)
+    target_dialect: str = field(default_factory=newest_release)
+    #: route values known only at run time through :mod:`targetlang.compat` (``--runtime``)
     runtime: bool = False
+    #: write the complete TargetJSON, not the minimal dict (``--full``)
     full: bool = False
+    #: the machine whose detected values are filled in (None: left for TVM to detect)
     environment: Environment | None = None
     #: codes (or prefixes, or ALL) the configuration ignores in this file
     ignore: frozenset[str] = frozenset()
@@ -50,16 +54,27 @@ class Change:
     ``kind`` "rewritten" or "bridged", and the class of site (``"config value"``...).
     A string value also keeps the legacy ``value`` and the ``target`` JSON text it became."""
 
+    #: the line the site starts on, from 1
     line: int
+    #: the column it starts at, from 0
     column: int
+    #: the site's source text before
     old: str
+    #: its source text after
     new: str
+    #: ``"rewritten"`` or ``"bridged"``
     kind: str
+    #: the class of site (``"config value"``, ``"shell word"``, ...)
     site: str
+    #: a string value's legacy target text (None for other sites)
     value: str | None = None
+    #: the JSON text that string value became (None for other sites)
     target: str | None = None
+    #: the rule's stable code (``TL101``)
     code: str = "TL101"
+    #: the line the site ends on (0: not known)
     end_line: int = 0
+    #: the column it ends at, exclusive
     end_column: int = 0
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import DEFAULT_DIALECT, dialects
-from .style import paint, wants_colour
+from ._style import paint, wants_colour
 
 if TYPE_CHECKING:
     from .._inspect.lint import LintWarning

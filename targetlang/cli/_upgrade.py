@@ -4,7 +4,7 @@ The machinery is imported on first use: the command line starts without it.
 
 ``_upgrade(args, io)`` returns the exit code (``cli.main`` calls it); ``register`` adds its
 parser. ``run(paths, ...)`` is the machinery ``migrate --py`` shares; the output formats
-live in ``cli/upgrade_formats.py``.
+live in ``cli/_upgrade_formats.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_environment, dialect_name
+from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_environment, dialect_name
 
 UPGRADE_EPILOG = """\
 examples:
@@ -120,7 +120,7 @@ def _jobs(text: str) -> int:
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
     if args.list_codes:
-        from .upgrade_formats import list_codes  # on first use
+        from ._upgrade_formats import list_codes  # on first use
 
         io.stdout.write(list_codes())
         return EXIT_OK
@@ -220,7 +220,7 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
     from ..migration._upgrade.settings import ConfigError  # on first use
     from ..migration._upgrade.walk import walk_entries  # on first use
     from ..migration.upgrade import FILE_TYPES, FileResult, Summary, file_type  # on first use
-    from .upgrade_formats import Reporter  # on first use
+    from ._upgrade_formats import Reporter  # on first use
 
     try:
         planner = Planner(args, io)

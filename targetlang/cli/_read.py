@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import TargetError
 from ..target import Target, parse
-from .common import (
+from ._common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,

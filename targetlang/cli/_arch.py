@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..errors import TargetError
-from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_dialect, add_json
+from ._common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Io, add_dialect, add_json
 
 
 def register(sub: Any) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import __version__
-from .common import Io
+from ._common import Io
 
 __all__ = ["Reporter", "list_codes", "sites"]
 

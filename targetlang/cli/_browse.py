@@ -16,7 +16,7 @@ from typing import Any
 from .._schema.compilation import facts
 from ..errors import UnknownKindError, did_you_mean
 from ..target import Target, kinds, tags
-from .common import (
+from ._common import (
     EXIT_INVALID,
     EXIT_OK,
     Io,

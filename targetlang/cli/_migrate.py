@@ -1,7 +1,7 @@
 """Subcommands that migrate: ``migrate`` (targets and Python scripts) and ``logs``.
 
 Each ``_name(args, io)`` handler returns an exit code (``cli.main`` calls it); ``register``
-adds their parsers, with the options every subcommand shares (``cli/common.py``).
+adds their parsers, with the options every subcommand shares (``cli/_common.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import IO, Any, TextIO
 
 from .._lower.dialects import newest_release
 from ..errors import TargetError
-from .common import (
+from ._common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
@@ -30,7 +30,7 @@ from .common import (
     dialect_or_auto,
     error_json,
 )
-from .upgrade import add_upgrade_options, run
+from ._upgrade import add_upgrade_options, run
 
 MIGRATE_EPILOG = """\
 examples:
