@@ -35,7 +35,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from shelf import REPO, oracle_python
+from shelf import REPO, require_oracle
 
 import targetlang as tl
 
@@ -49,16 +49,9 @@ def dialect(release: str) -> str:
     return release if release.startswith("tirx-") else f"tvm-{release}"
 
 
-def oracle(release: str) -> Path:
-    exe = oracle_python(release)
-    if not exe.exists():
-        raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
-    return exe
-
-
 def accept(release: str, configs: list[Any]) -> list[dict[str, Any]]:
     lines = "".join(json.dumps(c) + "\n" for c in configs)
-    done = subprocess.run([str(oracle(release)), str(SHARED / "oracle" / "query.py"),
+    done = subprocess.run([str(require_oracle(release)), str(SHARED / "oracle" / "query.py"),
                            "--mode", "accept"], input=lines, capture_output=True, text=True,
                           check=True, timeout=3000)
     answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

@@ -5,7 +5,7 @@
 
 Two sources, both TVM's own:
 
-* TVM's git history (``$TARGETLANG_TVM_GIT``, default ``../.mirror/apache+tvm/repo``, a clone
+* TVM's git history (``shelf.TVM_GIT``, ``$TVM_GIT_DIR``, a clone
   of github.com/apache/tvm; ``git clone --bare https://github.com/apache/tvm`` makes one):
   - executors and runtimes with their attribute options, from the registrations in
     ``src/relay/backend/{executor,runtime}.cc``. TVM 0.20 deleted Relay, so the newest
@@ -27,17 +27,14 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, REPO
+from shelf import ORACLE_DIR, REPO, tvm_file
 
 DATA = REPO / "targetlang" / "_data"
-TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 
 PRESETS_TAG = "v0.21.0"
@@ -48,14 +45,6 @@ RELAY_TAGS = ("v0.19.0", "v0.8.0")
 # C++ option types in the registrations -> our attribute types.
 CXX_TYPES = {"Bool": "bool", "runtime::Bool": "bool", "String": "str", "Integer": "int",
              "runtime::Int": "int"}
-
-
-def git_show(tag: str, path: str) -> str:
-    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), "show", f"refs/tags/{tag}:{path}"],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        sys.exit(f"cannot read {path} at {tag} from {TVM_GIT}: {done.stderr.strip()}")
-    return done.stdout
 
 
 # ---- executors and runtimes ----------------------------------------------------------------
@@ -81,10 +70,10 @@ def _default(cxx_type: str, literal: str) -> Any:
 
 def registrations(tag: str) -> dict[str, dict[str, Any]]:
     """``{"executor": {name: {attr: spec}}, "runtime": {...}}`` as registered at ``tag``."""
-    runtime_h = git_show(tag, "include/tvm/relay/runtime.h") if tag != "v0.8.0" else ""
+    runtime_h = tvm_file(tag, "include/tvm/relay/runtime.h") if tag != "v0.8.0" else ""
     out: dict[str, dict[str, Any]] = {"executor": {}, "runtime": {}}
     for what in ("executor", "runtime"):
-        source = git_show(tag, f"src/relay/backend/{what}.cc")
+        source = tvm_file(tag, f"src/relay/backend/{what}.cc")
         for kind, raw_name, chain in _REGISTRATION.findall(source):
             if raw_name.startswith('"'):
                 name = raw_name.strip('"')
@@ -110,8 +99,8 @@ def compilation_facts(devices: dict[str, int]) -> dict[str, Any]:
         for name, spec in found["runtime"].items():
             runtimes.setdefault(name, spec)
     # The legacy -runtime= target attribute spelled the two runtimes differently.
-    kind_h = git_show("v0.19.0", "include/tvm/target/target_kind.h")
-    runtime_h = git_show("v0.19.0", "include/tvm/relay/runtime.h")
+    kind_h = tvm_file("v0.19.0", "include/tvm/target/target_kind.h")
+    runtime_h = tvm_file("v0.19.0", "include/tvm/relay/runtime.h")
     aliases = {_constant(kind_h, c): _constant(runtime_h, c) for c in ("kTvmRuntimeCpp", "kTvmRuntimeCrt")}
     # v0.8.0 registered the C runtime as "c" before it became "crt": an alias, not a runtime.
     for legacy, name in aliases.items():
@@ -172,7 +161,7 @@ def _assignments(body: list[ast.stmt]) -> dict[str, Any]:
 
 
 def preset_facts(oracle: dict[str, Any]) -> dict[str, Any]:
-    source = git_show(PRESETS_TAG, "python/tvm/target/target.py")
+    source = tvm_file(PRESETS_TAG, "python/tvm/target/target.py")
     module = ast.parse(source)
     functions = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
     top = _assignments([n for n in module.body if isinstance(n, ast.Assign)])

@@ -6,7 +6,7 @@
 TVM accepted any string for these three attributes and dispatched on them by name, so a
 misspelt value (``-keys=arm-cpu``, ``-libs=cudnn8``, ``-device=adreeno``) was silently
 ignored. ``lint`` warns about a value TVM never used. The values TVM used come from its git
-history (``$TARGETLANG_TVM_GIT``, default ``../.mirror/apache+tvm/repo``), the Python
+history (``shelf.TVM_GIT``, ``$TVM_GIT_DIR``), the Python
 sources of every release tag from v0.6.0 to v0.21.0:
 
 * keys: the dispatch tables (``strategy.register(["cuda", "gpu"])``, ``.register("cpu")``
@@ -23,16 +23,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
-from pathlib import Path
 
-from shelf import REPO, write_or_check
+from shelf import REPO, tvm_git, write_or_check
 
 OUTPUT = REPO / "targetlang" / "_data" / "lint.json"
-TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
 FIRST, LAST = (0, 6), (0, 21)
 
 # Each pattern is read by git grep (POSIX ERE) and by Python's re, so only their common
@@ -50,17 +46,9 @@ PATTERNS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
 }
 
 
-def git(*args: str) -> str:
-    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), *args], capture_output=True,
-                          text=True, check=False)
-    if done.returncode not in (0, 1):  # 1: git grep found nothing
-        sys.exit(f"git {' '.join(args[:3])} failed in {TVM_GIT}: {done.stderr.strip()}")
-    return done.stdout
-
-
 def release_tags() -> list[str]:
     tags = []
-    for tag in git("tag").split():
+    for tag in tvm_git("tag").split():
         found = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", tag)
         if found and FIRST <= (int(found.group(1)), int(found.group(2))) <= LAST:
             tags.append(tag)
@@ -73,7 +61,8 @@ def values(tags: list[str]) -> dict[str, dict[str, str]]:
     for tag in tags:
         for name, patterns in PATTERNS.items():
             for pattern, paths in patterns:
-                out = git("grep", "-h", "-o", "-E", "-e", pattern, f"refs/tags/{tag}", "--", *paths)
+                out = tvm_git("grep", "-h", "-o", "-E", "-e", pattern, f"refs/tags/{tag}", "--",
+                              *paths, ok=(0, 1))  # 1: git grep found nothing
                 for match in out.splitlines():
                     inner = re.search(pattern, match)
                     assert inner is not None

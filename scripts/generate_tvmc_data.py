@@ -3,7 +3,7 @@
     python3 scripts/generate_tvmc_data.py            # writes targetlang/_data/tvmc.json
     python3 scripts/generate_tvmc_data.py --check    # exit 1 if the committed file differs
 
-Source: TVM's git history (``$TARGETLANG_TVM_GIT``, default ``../.mirror/apache+tvm/repo``, a
+Source: TVM's git history (``shelf.TVM_GIT``, ``$TVM_GIT_DIR``, a
 clone of github.com/apache/tvm). tvmc existed from v0.7.0 to v0.19.0 (TVM 0.20 deleted it with
 Relay); its BYOC codegens are the ``REGISTERED_CODEGEN`` table of
 ``python/tvm/driver/tvmc/composite_target.py``, read here with ``ast`` at every release tag.
@@ -24,17 +24,13 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import os
 import re
-import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
-from shelf import REPO, write_or_check
+from shelf import REPO, tvm_git, tvm_show, write_or_check
 
 OUTPUT = REPO / "targetlang" / "_data" / "tvmc.json"
-TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
 COMPOSITE = "python/tvm/driver/tvmc/composite_target.py"
 
 # C++ member types of the attributes nodes -> option types.
@@ -42,24 +38,10 @@ CXX_TYPES = {"String": "str", "Bool": "bool", "bool": "bool", "IntImm": "int", "
              "int": "int", "runtime::Int": "int", "runtime::Bool": "bool"}
 
 
-def git(*args: str) -> str:
-    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), *args], capture_output=True,
-                          text=True, check=False)
-    if done.returncode != 0:
-        sys.exit(f"git {' '.join(args)} failed in {TVM_GIT}: {done.stderr.strip()}")
-    return done.stdout
-
-
 def release_tags() -> list[str]:
     """Every release tag vX.Y.Z (no rc, no dev), oldest first."""
-    tags = [t for t in git("tag").split() if re.fullmatch(r"v0\.\d+\.\d+", t)]
+    tags = [t for t in tvm_git("tag").split() if re.fullmatch(r"v0\.\d+\.\d+", t)]
     return sorted(tags, key=lambda t: tuple(int(p) for p in t[1:].split(".")))
-
-
-def show(tag: str, path: str) -> str | None:
-    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), "show", f"refs/tags/{tag}:{path}"],
-                          capture_output=True, text=True, check=False)
-    return done.stdout if done.returncode == 0 else None
 
 
 # ---- composite_target.py ----------------------------------------------------------------------
@@ -138,7 +120,7 @@ def _default(option_type: str, expr: str) -> Any:
 
 def attrs_node(tag: str, config_key: str) -> dict[str, Any] | None:
     """The fields of the attributes node registered under ``config_key`` at ``tag``."""
-    found = git("grep", "-n", "-F", f'TVM_REGISTER_PASS_CONFIG_OPTION("{config_key}",',
+    found = tvm_git("grep", "-n", "-F", f'TVM_REGISTER_PASS_CONFIG_OPTION("{config_key}",',
                 f"refs/tags/{tag}", "--", "src").strip().splitlines()
     if not found:
         return None
@@ -147,10 +129,10 @@ def attrs_node(tag: str, config_key: str) -> dict[str, Any] | None:
     type_name = re.search(r",\s*([\w:]+)\)", registration)
     assert type_name, registration
     node = type_name.group(1).split("::")[-1] + "Node"
-    files = [path] + [line.split(":")[1] for line in git(
+    files = [path] + [line.split(":")[1] for line in tvm_git(
         "grep", "-l", f"struct {node}", ref, "--", "src").splitlines()]
     for file in files:
-        source = show(tag, file) or ""
+        source = tvm_show(tag, file) or ""
         start = source.find(f"struct {node}")
         if start >= 0:
             break
@@ -188,7 +170,7 @@ def attrs_node(tag: str, config_key: str) -> dict[str, Any] | None:
 def partition_parameters(tag: str, module: str, name: str) -> tuple[dict[str, Any], bool]:
     """The keyword parameters of a partition function beyond (mod, params, mod_name), and
     whether it takes ``**kwargs``."""
-    source = show(tag, "python/" + module.replace(".", "/") + ".py")
+    source = tvm_show(tag, "python/" + module.replace(".", "/") + ".py")
     assert source is not None, (tag, module)
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.FunctionDef) and node.name == name:
@@ -214,7 +196,7 @@ def facts() -> dict[str, Any]:
     seen: dict[str, list[str]] = {}
     newest: dict[str, tuple[str, dict[str, Any]]] = {}
     for tag in release_tags():
-        source = show(tag, COMPOSITE)
+        source = tvm_show(tag, COMPOSITE)
         if source is None:
             continue
         for name, entry in registered_codegens(source).items():
@@ -243,7 +225,7 @@ def facts() -> dict[str, Any]:
             out["options"] = options
         codegens[name] = dict(sorted(out.items()))
     tags = release_tags()
-    with_tvmc = [t for t in tags if show(t, "python/tvm/driver/tvmc/target.py") is not None]
+    with_tvmc = [t for t in tags if tvm_show(t, "python/tvm/driver/tvmc/target.py") is not None]
     return {
         "source": (f"apache/tvm {COMPOSITE} at every release that has it "
                    f"({with_tvmc[0]} .. {with_tvmc[-1]}); options from the attributes nodes "

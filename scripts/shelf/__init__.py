@@ -7,7 +7,8 @@ puts the script's own directory on ``sys.path``, so ``import shelf`` finds this 
 * where things are: ``REPO``, ``DATA`` (``targetlang/_data``), ``RELEASES_DATA``, ``TESTS_DATA``,
   ``SHARED`` (the shared folder with ``oracle/query.py``), ``ORACLE_DIR`` and
   :func:`oracle_python` (the TVM oracles, ``$TARGETLANG_ORACLE_DIR``), ``TVM_GIT`` (an apache/tvm
-  git clone, ``$TVM_GIT_DIR``);
+  git clone, ``$TVM_GIT_DIR`` or ``$TARGETLANG_TVM_GIT``) and :func:`tvm_git` /
+  :func:`tvm_show` (git commands in it; a file at a release tag);
 * writing generated files deterministically: :func:`render_json`, :func:`write_or_check`;
 * running an oracle: :func:`oracle_env` (the environment in which an oracle's Python imports
   targetlang, lark and this shelf); in it, :func:`import_tvm` (its TVM as ``tvm``, TIRx's
@@ -23,6 +24,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -39,7 +42,8 @@ SHARED = Path(os.environ.get("TARGETLANG_SHARED", REPO.parent / "shared"))
 #: Where the TVM oracles are installed (``bin/tvm021-python``, ...).
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 #: An apache/tvm git clone with the release tags (``v0.6.0`` ... ``v0.26.0``).
-TVM_GIT = Path(os.environ.get("TVM_GIT_DIR", "/work/.mirror/apache+tvm/repo"))
+TVM_GIT = Path(os.environ.get("TVM_GIT_DIR") or os.environ.get("TARGETLANG_TVM_GIT")
+               or "/work/.mirror/apache+tvm/repo")
 
 
 def oracle_python(release: str) -> Path:
@@ -50,6 +54,14 @@ def oracle_python(release: str) -> Path:
         return ORACLE_DIR / "bin" / f"tirx{int(major)}{int(minor)}-python"
     major, minor = release.removeprefix("tvm-").split(".")
     return ORACLE_DIR / "bin" / f"tvm{int(major)}{int(minor):02d}-python"
+
+
+def require_oracle(release: str) -> Path:
+    """:func:`oracle_python`, which must be installed: exits saying how to install it."""
+    exe = oracle_python(release)
+    if not exe.exists():
+        raise SystemExit(f"no TVM {release} oracle at {exe}; run shared/oracle/install.sh")
+    return exe
 
 
 def import_tvm() -> ModuleType:
@@ -92,6 +104,31 @@ def shared_oracle_module(name: str = "query") -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def tvm_git(*args: str, ok: tuple[int, ...] = (0,)) -> str:
+    """The output of ``git ARGS`` in :data:`TVM_GIT`; exits naming the command when its status
+    is not in ``ok`` (``git grep`` answers 1 for "nothing found")."""
+    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), *args], capture_output=True,
+                          text=True, check=False)
+    if done.returncode not in ok:
+        sys.exit(f"git {' '.join(args[:3])} failed in {TVM_GIT}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def tvm_show(tag: str, path: str) -> str | None:
+    """The file ``path`` of TVM at release tag ``tag``; None where that release has none."""
+    done = subprocess.run(["git", "--git-dir", str(TVM_GIT), "show", f"refs/tags/{tag}:{path}"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def tvm_file(tag: str, path: str) -> str:
+    """:func:`tvm_show`, for a file the release must have: exits naming it otherwise."""
+    text = tvm_show(tag, path)
+    if text is None:
+        sys.exit(f"cannot read {path} at {tag} from {TVM_GIT}")
+    return text
 
 
 def render_json(data: Any) -> str:
