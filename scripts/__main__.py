@@ -25,16 +25,27 @@ SCRIPTS = Path(__file__).resolve().parent
 
 #: the verb of each kind of script, and the file-name prefix that makes a script one
 VERBS = {"regenerate": "generate_", "record": "record_"}
-#: scripts of a verb that cannot say whether the committed file is current (no --check)
+#: recorders whose file names say what they check or make (the goldens name them as their
+#: source, so the files keep their names): name -> script
+OTHER_RECORDERS = {"compat": "check_compat", "transcription_check": "check_releases",
+                   "loaded_databases": "check_databases",
+                   "migration_check": "check_migration_releases",
+                   "tuned_database": "make_tuned_database",
+                   "meta_schedule_db": "make_meta_schedule_db",
+                   "machine_names": "collect_machine_names"}
+#: scripts that cannot say whether the committed file is current (no --check)
 NO_CHECK = frozenset({"generate_target_parameters", "generate_target_properties",
-                      "record_rereads"})
+                      "record_rereads", "make_tuned_database", "make_meta_schedule_db"})
 
 
 def scripts_of(verb: str) -> dict[str, Path]:
     """The scripts ``verb`` runs, by name (``releases`` -> ``generate_releases.py``)."""
     prefix = VERBS[verb]
-    return {path.stem.removeprefix(prefix): path
-            for path in sorted(SCRIPTS.glob(f"{prefix}*.py"))}
+    found = {path.stem.removeprefix(prefix): path
+             for path in sorted(SCRIPTS.glob(f"{prefix}*.py"))}
+    if verb == "record":
+        found.update((name, SCRIPTS / f"{script}.py") for name, script in OTHER_RECORDERS.items())
+    return found
 
 
 def summary(path: Path) -> str:

@@ -22,7 +22,10 @@ def test_list_names_every_generator_and_recorder() -> None:
                 for p in (REPO / "scripts").glob("generate_*.py")}
     expected |= {("record", p.stem.removeprefix("record_"))
                  for p in (REPO / "scripts").glob("record_*.py")}
-    assert listed == expected
+    assert expected <= listed
+    # every script that writes a golden is reachable by a name
+    others = {line.split()[1] for line in done.stdout.splitlines()} - {n for _, n in expected}
+    assert {"compat", "machine_names", "tuned_database"} <= others
 
 
 def test_check_runs_the_script_with_check() -> None:
