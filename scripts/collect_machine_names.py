@@ -48,10 +48,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from shelf import TESTS_DATA, write_or_check
+from shelf import MIRRORS, TESTS_DATA, write_or_check
 
 OUTPUT = TESTS_DATA / "components" / "machine-names.json"
-MIRRORS = Path("/work/.mirror")
 LSCPU_GIT = Path(os.environ.get("TARGETLANG_LSCPU_GIT", MIRRORS / "linuxhw+LsCPU" / "repo"))
 SDINFO_GIT = Path(os.environ.get("TARGETLANG_SDINFO_GIT",
                                  MIRRORS / "vladmandic+sd-extension-system-info" / "repo"))

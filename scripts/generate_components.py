@@ -7,20 +7,20 @@ Every row names its source (repository, path, commit, line, and the row as the s
 it); nothing is typed in here. The sources:
 
 * NVIDIA's CUTLASS README, table "Hardware" (GPU, CUDA compute capability), from a git
-  mirror of NVIDIA/cutlass (``$TARGETLANG_CUTLASS_GIT``, default ``../.mirror/NVIDIA+cutlass/
+  mirror of NVIDIA/cutlass (``$TARGETLANG_CUTLASS_GIT``, default ``$TARGETLANG_MIRRORS/NVIDIA+cutlass/
   repo``). Compute capability X.Y is CUDA's ``sm_XY``. Rows that name a series ("GeForce RTX
   30x0 series") are families, not products, and are left out. The marketing suffix " Tensor
   Core GPU" is not part of a product's name.
 * Ollama's hardware-support page (``docs/gpu.mdx``), table "Compute Capability | Family |
   Cards": a transcription of NVIDIA's CUDA GPUs list (developer.nvidia.com/cuda-gpus), from
   a git mirror of ollama/ollama (``$TARGETLANG_OLLAMA_GIT``, default
-  ``../.mirror/ollama+ollama/repo``). A card is named "NVIDIA", its family's brand
+  ``$TARGETLANG_MIRRORS/ollama+ollama/repo``). A card is named "NVIDIA", its family's brand
   (GeForce, Quadro, Tesla) unless the card's name starts with a brand of its own (TITAN,
   Quadro, Tesla, NVS), and the card. An empty capability cell continues the row above; a
   row's citation gives the capability it read.
 * AMD's ROCm documentation, "Accelerator and GPU hardware specifications" (Model, LLVM target
   name), from a git mirror of ROCm/ROCm (``$TARGETLANG_ROCM_GIT``, default
-  ``../.mirror/ROCm+ROCm/repo``). A product is named by the table's brand (its tab: "AMD
+  ``$TARGETLANG_MIRRORS/ROCm+ROCm/repo``). A product is named by the table's brand (its tab: "AMD
   Instinct accelerators" rows are "AMD Instinct <Model>"; the Radeon tables' models already
   start with "Radeon") and its row's Model.
 * TVM 0.21's registered tags (their exports in ``targetlang/_data/releases/tvm-0.21.json``,
@@ -47,13 +47,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from shelf import DATA, RELEASES_DATA, REPO, oracle_python, write_or_check
+from shelf import DATA, MIRRORS, RELEASES_DATA, oracle_python, write_or_check
 
 # The library's own rule for which tag a product name names.
 from targetlang.configuration.components import product_tags, tag_names_index
 
 OUTPUT = DATA / "components.json"
-MIRRORS = REPO.parent / ".mirror"
 CUTLASS_GIT = Path(os.environ.get("TARGETLANG_CUTLASS_GIT", MIRRORS / "NVIDIA+cutlass" / "repo"))
 ROCM_GIT = Path(os.environ.get("TARGETLANG_ROCM_GIT", MIRRORS / "ROCm+ROCm" / "repo"))
 ORACLE_PYTHON = oracle_python("0.21")

@@ -70,14 +70,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from shelf import DATA, oracle_python, write_or_check
+from shelf import DATA, MIRRORS, oracle_python, write_or_check
 
 from targetlang.configuration.components import BRAND_WORDS, find_listed, normal, printed_forms
 from targetlang.configuration.device_names import pci_chip, split_products
 from targetlang.errors import TargetError
 
 OUTPUT = DATA / "devices.json"
-MIRRORS = Path("/work/.mirror")
 NVIDIA_GIT = Path(os.environ.get("TARGETLANG_NVIDIA_DRIVER_GIT",
                                  MIRRORS / "NVIDIA+open-gpu-kernel-modules" / "repo"))
 PCIIDS_GIT = Path(os.environ.get("TARGETLANG_PCIIDS_GIT", MIRRORS / "pciutils+pciids" / "repo"))

@@ -42,6 +42,9 @@ SHARED = Path(os.environ.get("TARGETLANG_SHARED", REPO.parent / "shared"))
 #: Where the TVM oracles are installed (``bin/tvm021-python``, ...).
 ORACLE_DIR = Path(os.environ.get("TARGETLANG_ORACLE_DIR", Path.home() / ".cache/targetlang-oracle"))
 #: An apache/tvm git clone with the release tags (``v0.6.0`` ... ``v0.26.0``).
+#: Bare git mirrors of other public repositories (``owner+name/repo``), which some
+#: generators read (NVIDIA/cutlass, ROCm/ROCm, linuxhw/LsCPU, ...).
+MIRRORS = Path(os.environ.get("TARGETLANG_MIRRORS", "/work/.mirror"))
 TVM_GIT = Path(os.environ.get("TVM_GIT_DIR") or os.environ.get("TARGETLANG_TVM_GIT")
                or "/work/.mirror/apache+tvm/repo")
 
