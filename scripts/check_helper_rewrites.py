@@ -3,7 +3,7 @@
     python3 scripts/check_helper_rewrites.py [--repo PATH] [--tag v0.21.0] [--to tvm-0.27]
 
 Reads every ``*.py`` file at the tag of an apache/tvm git clone (default: ``$TVM_GIT`` or
-``$TARGETLANG_MIRRORS/apache+tvm/repo``) that calls ``tvm.target.cuda(...)``, ``arm_cpu``, ``mali``,
+``shelf.TVM_GIT``) that calls ``tvm.target.cuda(...)``, ``arm_cpu``, ``mali``,
 ``hexagon``, ... (the helpers of ``targetlang/_data/releases/python-helpers.json``), and for
 each: ``migrate_source(text, target_dialect=...)``; checks that the result compiles, that
 every line outside the rewritten calls is byte-identical, and that each rewritten call's dict
@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import argparse
 import ast
-import os
 import re
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 
-from shelf import REPO
+from shelf import TVM_GIT
 
 import targetlang as tl
 from targetlang.migration.pyscripts import migrate_source
@@ -38,8 +37,7 @@ def git(repo: Path, *args: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", type=Path, default=Path(os.environ.get(
-        "TVM_GIT", REPO.parent / ".mirror" / "apache+tvm" / "repo")))
+    parser.add_argument("--repo", type=Path, default=TVM_GIT)
     parser.add_argument("--tag", default="v0.21.0")
     parser.add_argument("--to", default="tvm-0.27")
     args = parser.parse_args()
