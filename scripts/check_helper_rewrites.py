@@ -2,8 +2,8 @@
 
     python3 scripts/check_helper_rewrites.py [--repo PATH] [--tag v0.21.0] [--to tvm-0.27]
 
-Reads every ``*.py`` file at the tag of an apache/tvm git clone (default: ``$TVM_GIT`` or
-``shelf.TVM_GIT``) that calls ``tvm.target.cuda(...)``, ``arm_cpu``, ``mali``,
+Reads every ``*.py`` file at the tag of an apache/tvm git clone (default:
+``shelf.TVM_GIT``, ``$TVM_GIT_DIR``) that calls ``tvm.target.cuda(...)``, ``arm_cpu``, ``mali``,
 ``hexagon``, ... (the helpers of ``targetlang/_data/releases/python-helpers.json``), and for
 each: ``migrate_source(text, target_dialect=...)``; checks that the result compiles, that
 every line outside the rewritten calls is byte-identical, and that each rewritten call's dict
