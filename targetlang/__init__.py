@@ -119,8 +119,8 @@ __all__ = [
 # imported here (``targetlang.strategies`` needs Hypothesis, the tools cost start-up time);
 # ``__dir__`` lists them so that tab completion offers them, and the first ``targetlang.NAME``
 # imports one, as ``import targetlang.NAME`` would.
-_SUBMODULES = ("cli", "compat", "configuration", "environment", "errors", "migration",
-               "strategies", "target", "tvmc")
+_SUBMODULES = ("cli", "compat", "configuration", "environment", "errors", "grammar",
+               "migration", "strategies", "target", "tvmc")
 
 
 def __getattr__(name: str) -> Any:

@@ -5,6 +5,7 @@ package, so a module that moves or appears is documented without editing a page.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import re
@@ -25,13 +26,17 @@ logger = logging.getLogger(__name__)
 
 
 def public_modules(package: str = "targetlang") -> list[str]:
-    """Every importable module of the package whose dotted name has no ``_`` part."""
+    """Every importable module of the package whose dotted name has no ``_`` part, and the
+    subpackages ``dir(targetlang)`` names (``targetlang.grammar``, which an editable install
+    maps from the top-level ``grammar/`` folder, where the walk does not see it)."""
     root = importlib.import_module(package)
-    found = [package]
+    found = {package}
     for info in pkgutil.walk_packages(root.__path__, prefix=package + "."):
         if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        found.append(info.name)
+        found.add(info.name)
+    found |= {f"{package}.{name}" for name in dir(root) if not name.startswith("_")
+              and importlib.util.find_spec(f"{package}.{name}") is not None}
     return sorted(found)
 
 
