@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
-sys.path.insert(0, str(DOCS.parent))  # the package of this checkout, installed or not
+# The package the tests import: the installed one (an editable install is this checkout; an
+# unpacked sdist's tests run against the wheel built from it, whose targetlang.grammar the
+# bare source tree lacks), else this checkout as it is.
+if importlib.util.find_spec("targetlang") is None:
+    sys.path.insert(0, str(DOCS.parent))
 
 import targetlang  # noqa: E402
 

@@ -38,7 +38,8 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wa
 def sphinx(out: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q",
                            "-b", "html", str(REPO / "docs"), str(out)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True,
+                          cwd=REPO / "docs")  # not the checkout's root: conf.py picks the package
     sys.stderr.write(done.stderr)
     if done.returncode != 0:
         raise SystemExit(f"the site has warnings (errors here):\n{done.stderr}")
