@@ -303,6 +303,51 @@ def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
     return [(role, node) for role, node in found if not isinstance(node, ast.Starred)]
 
 
+def older_helpers() -> frozenset[str]:
+    """The ``tvm.target`` helpers that left TVM before 0.21 (``micro``, ``vta``): what they
+    returned is no legacy reading the upgrade knows."""
+    from .._schema.facts import data_json  # on first use: only a file calling tvm.target asks
+
+    helpers = data_json("releases/python-helpers.json")
+    exported = helpers["by_release"].get("tvm-0.21", {})
+    return frozenset(name for name in helpers["helpers"] if name not in exported)
+
+
+#: TVM's names of a device before 0.8 (tvm.device since): absent from 0.19 and 0.21 too
+_CONTEXT_CALLS = frozenset({"tvm.context", "tvm.runtime.context", "tvm.nd.context",
+                            "tvm.runtime.ndarray.context"})
+_TARGET_NAME = re.compile(r"(?:[a-z0-9_]*_)?(?:target|tgt)(?:_host)?", re.I)
+
+
+def _target_named(node: ast.expr) -> bool:
+    """Whether a name or an attribute is named as a target is (``target``, ``tgt``,
+    ``model.target``, ``host_target``)."""
+    name = node.id if isinstance(node, ast.Name) else \
+        node.attr if isinstance(node, ast.Attribute) else None
+    return name is not None and _TARGET_NAME.fullmatch(name) is not None
+
+
+def _example_site(source: str, helpers: frozenset[str]) -> str | None:
+    """What in a doctest example's source is a legacy site (a legacy target string, a
+    removed helper's call), or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                looks_like_legacy(node.value):
+            return f"the legacy target {node.value!r}"
+        if isinstance(node, ast.Call):
+            spelled = dotted(node.func) or ""
+            head, _, last = spelled.rpartition(".")
+            if last in helpers and (head.split(".")[-1:] == ["target"] or head == "tvm"):
+                return f"a call of {spelled} (removed in TVM 0.24)"
+    return None
+
+
 def removed_helpers(target_dialect: str) -> frozenset[str]:
     """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
     from .._schema.facts import data_json  # on first use: only a file calling tvm.target asks
@@ -422,6 +467,10 @@ class Engine:
         if self.names or self.program.index.imports.get(self.where):
             self._properties()  # (a Target may come from another module of the program)
         self._unknown_literals()
+        self._templates()
+        self._docstring_examples()
+        if self.names:
+            self._target_texts()
         newline = self.newline()
         lines = [line + newline for line, needed in (("import tvm", self.import_tvm and
                                               not self.tvm_imported),
@@ -534,11 +583,88 @@ class Engine:
         if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
             self._helper(call, name[len("tvm.target."):])
             return
+        removed = self._removed_api(call, name)
+        if removed is not None:
+            self.finding(call, removed, "TL507")
+            return
         if name.startswith("tvm."):
             for role, node in target_arguments(call, name):
                 self._site(call, name, role, node)
             if name in DEVICE_CALLS and name.endswith("enabled") and call.args:
                 self._enabled(call, name)
+
+    def _removed_api(self, call: ast.Call, name: str) -> str | None:
+        """What to say of a call of an API that neither 0.21 nor the release has and that
+        no rewrite replaces (None: it is not one)."""
+        if name.startswith("tvm.target.") and name[len("tvm.target."):] in older_helpers():
+            helper = name[len("tvm.target."):]
+            return (f"tvm.target.{helper} left TVM before 0.21 (0.21 and {self.dialect} have "
+                    "no such helper), and what it returned is not known here: not rewritten; "
+                    "write the target it made as JSON (`targetlang migrate TARGET` prints it) "
+                    "and pass that to tvm.target.Target")
+        if name.startswith("tvm.autotvm.") and name.endswith(".set_cuda_target_arch"):
+            return ("set_cuda_target_arch (AutoTVM) is gone: AutoTVM left TVM before 0.21, and "
+                    f"{self.dialect} has no tvm.autotvm; the CUDA architecture belongs in the "
+                    "target: {\"kind\": \"cuda\", \"arch\": \"sm_53\"}, then drop this "
+                    "call")
+        if name in _CONTEXT_CALLS and call.args and self._target_related(call.args[0]):
+            return (f"{name}(...) is not in TVM 0.21 nor {self.dialect} (tvm.device replaced "
+                    "it in 0.8), and it is given a target: pass the kind name to tvm.device "
+                    "(tvm.device(target.kind.name, 0)), not the target's text")
+        return None
+
+    def _target_related(self, node: ast.expr) -> bool:
+        """Whether an argument is a target, its text, or a target-named value."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("str", "repr") and len(node.args) == 1:
+            node = node.args[0]
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str) and looks_like_legacy(node.value)
+        return self.is_target(node) or _target_named(node)
+
+    def _target_texts(self) -> None:
+        """The text of a Target (``str(t)``, ``repr(t)``, an f-string or a format of it) used
+        as more than a message: since 0.24 it is JSON text, where 0.21 gave the legacy one."""
+        made: list[tuple[ast.expr, ast.expr]] = []
+        for call in self.scopes.of(ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id in ("str", "repr") and \
+                    len(call.args) == 1 and not call.keywords and \
+                    self.scopes.resolve(call.func) is None:
+                made.append((call, call.args[0]))
+            elif isinstance(call.func, ast.Attribute) and call.func.attr == "format" and \
+                    isinstance(call.func.value, ast.Constant):
+                made += [(call, arg) for arg in call.args]
+        for joined in self.scopes.of(ast.JoinedStr):
+            made += [(joined, v.value) for v in joined.values
+                     if isinstance(v, ast.FormattedValue) and v.format_spec is None]
+        for binop in self.scopes.of(ast.BinOp):
+            if isinstance(binop.op, ast.Mod) and isinstance(binop.left, ast.Constant) and \
+                    isinstance(binop.left.value, str):
+                items = binop.right.elts if isinstance(binop.right, ast.Tuple) else [binop.right]
+                made += [(binop, item) for item in items]
+        seen: set[int] = set()
+        for text, value in made:
+            if id(text) in seen or isinstance(value, ast.Constant) or \
+                    not (self.is_target(value) or _target_named(value)) or \
+                    self._known_text(value):
+                continue
+            other = next((use for use in self.flow.uses(text) if use.other), None)
+            if other is None:
+                continue
+            seen.add(id(text))
+            self.finding(text, f"the text of the Target {_short(value)!r} is used as more than "
+                               f"a message ({other.what}, {other.where}): since TVM 0.24 "
+                               "str(Target) is JSON text ('{\"kind\":\"cuda\",...}') where "
+                               "TVM 0.21 gave 'cuda -keys=cuda,gpu ...'; read target.kind.name "
+                               "or target.attrs instead", "TL506")
+
+    def _known_text(self, node: ast.expr) -> bool:
+        """Whether a target-named value is known to be text (a string bound to it), not a
+        Target: its text is itself."""
+        if self.is_target(node):
+            return False
+        value = self.value(node)
+        return value.unknown is None and bool(value.literals)
 
     def _enabled(self, call: ast.Call, name: str) -> None:
         """``tvm.runtime.enabled(x)`` with a legacy text: no release from 0.24 reads it."""
@@ -1828,6 +1954,71 @@ class Engine:
                                "not rewritten: if it is a target, give it the JSON text TVM "
                                ">= 0.24 reads ('targetlang migrate'), if it is text about a "
                                "target, suppress this code", "TL601")
+
+    def _templates(self) -> None:
+        """A string template that makes a legacy-looking target at run time (``"llvm
+        -mcpu=%s" % cpu``, ``"...{}".format(x)``, an f-string): reported where it reaches
+        a target position (TL201 there), else here, unless it is only printed or logged."""
+        made: list[tuple[ast.expr, str]] = []
+        for binop in self.scopes.of(ast.BinOp):
+            if isinstance(binop.op, ast.Mod) and isinstance(binop.left, ast.Constant) and \
+                    isinstance(binop.left.value, str):
+                made.append((binop, binop.left.value))
+        for call in self.scopes.of(ast.Call):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "format" and \
+                    isinstance(call.func.value, ast.Constant) and \
+                    isinstance(call.func.value.value, str):
+                made.append((call, call.func.value.value))
+        for joined in self.scopes.of(ast.JoinedStr):
+            if id(self.scopes.parent.get(joined)) in {id(m) for m, _ in made}:
+                continue
+            made.append((joined, "".join(v.value if isinstance(v, ast.Constant) else "x"
+                                         for v in joined.values)))
+        for node, template in made:
+            if id(node) in self.done or not looks_like_legacy(template):
+                continue
+            uses = self.flow.uses(node)
+            if any(use.kind in ("target", "bridge") for use in uses):
+                continue  # reported (or bridged) at the target position it reaches
+            if uses and all(use.shown or use.kind == "device" for use in uses):
+                continue  # a message, or a device name (its first word is read)
+            goes = next((use for use in uses if use.other), None)
+            to = f" (it goes to {goes.what}, {goes.where})" if goes is not None else ""
+            self.done.add(id(node))
+            self.finding(node, f"{template.strip()!r} is a template that makes a legacy-looking "
+                               f"target at run time, not known to reach a target position{to}: "
+                               "its text is put together at run time, so no tool can rewrite "
+                               f"it; {_BUILT_HELP}, or route it through targetlang.compat."
+                               "Target; if it is text about a target, suppress this code",
+                         "TL605")
+
+    def _docstring_examples(self) -> None:
+        """A docstring's doctest examples (``>>>``/``...`` lines) holding a legacy target or
+        a removed helper: the docstring is text, so each is reported, never rewritten."""
+        import doctest
+
+        parser = doctest.DocTestParser()
+        for statement in self.scopes.of(ast.Expr):
+            node = statement.value
+            if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or \
+                    ">>>" not in node.value:
+                continue
+            try:
+                examples = parser.get_examples(node.value)
+            except ValueError:
+                continue
+            helpers = self.helpers() | older_helpers()
+            for example in examples:
+                why = _example_site(example.source, helpers)
+                if why is None:
+                    continue
+                line = node.lineno + example.lineno
+                spot = ast.Constant(value="", lineno=line, col_offset=node.col_offset,
+                                    end_lineno=line, end_col_offset=node.col_offset)
+                self.finding(spot, f"a docstring example holds {why}: the docstring is text, so "
+                                   "it is not rewritten; rewrite the example by hand "
+                                   "(`targetlang migrate TARGET` prints the JSON) or suppress "
+                                   "this code", "TL607")
 
     # ---- where an import goes ----------------------------------------------------------------
 
