@@ -648,12 +648,15 @@ class Engine:
                     not (self.is_target(value) or _target_named(value)) or \
                     self._known_text(value):
                 continue
-            other = next((use for use in self.flow.uses(text) if use.other), None)
-            if other is None:
-                continue
+            uses = self.flow.uses(text)
+            other = next((use for use in uses if use.other), None)
+            if other is None and uses:
+                continue  # printed, logged, a message, stored
             seen.add(id(text))
+            what = f"{other.what}, {other.where}" if other is not None else \
+                "where it goes is not known here"
             self.finding(text, f"the text of the Target {_short(value)!r} is used as more than "
-                               f"a message ({other.what}, {other.where}): since TVM 0.24 "
+                               f"a message ({what}): since TVM 0.24 "
                                "str(Target) is JSON text ('{\"kind\":\"cuda\",...}') where "
                                "TVM 0.21 gave 'cuda -keys=cuda,gpu ...'; read target.kind.name "
                                "or target.attrs instead", "TL506")
@@ -1972,7 +1975,7 @@ class Engine:
         for joined in self.scopes.of(ast.JoinedStr):
             if id(self.scopes.parent.get(joined)) in {id(m) for m, _ in made}:
                 continue
-            made.append((joined, "".join(v.value if isinstance(v, ast.Constant) else "x"
+            made.append((joined, "".join(str(v.value) if isinstance(v, ast.Constant) else "{}"
                                          for v in joined.values)))
         for node, template in made:
             if id(node) in self.done or not looks_like_legacy(template):

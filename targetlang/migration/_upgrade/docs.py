@@ -1,7 +1,8 @@
 """Markdown and reStructuredText: their code blocks. Python blocks (doctest prompts
 included) go through the engine, shell and console blocks through the shell handler; the
-block's indentation is kept. Prose is never a site: a legacy-looking string there has no
-known role."""
+block's indentation is kept. Prose is never rewritten: inline code holding a legacy target
+is reported (TL606), as is a call in any block named like a removed helper on a name the
+block does not show to be ``tvm.target`` (TL505)."""
 
 from __future__ import annotations
 

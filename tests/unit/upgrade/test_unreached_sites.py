@@ -1,0 +1,304 @@
+"""Sites no rewrite reaches are reported, never silent: shell commands continued over lines,
+helpers through ``tvm.target.target``, legacy-looking templates, docstring examples, inline
+code in prose, helper-like calls in documentation, a Target's text used as text, and APIs
+the release does not have. Printing, logging, comments and bare kinds stay quiet."""
+
+from __future__ import annotations
+
+import pytest
+
+from targetlang.migration._upgrade.codes import CODES
+from targetlang.upgrade import FileResult, Options, upgrade_text
+
+OPTIONS = Options()
+
+
+def run(text: str, kind: str, path: str = "f") -> FileResult:
+    return upgrade_text(text, path=path, file_type=kind, options=OPTIONS)
+
+
+def codes(result: FileResult) -> list[tuple[int, str]]:
+    """(line, code) of each report, moved-meaning notes (TL7xx) left out."""
+    return sorted((f.line, f.code) for f in result.findings if not f.code.startswith("TL7"))
+
+
+def twice_same(text: str, kind: str) -> None:
+    once = run(text, kind).text
+    assert run(once, kind).text == once
+
+
+# ---- A: shell commands continued over lines ------------------------------------------------
+
+TVMC = ("tvmc compile m.tflite \\\n    --target='c -keys=cpu -model=host' \\\n"
+        "    --output m.tar\n")
+TVMC_MODULE = ("python3 -m tvm.driver.tvmc tune \\\n    --target=\"opencl -device=adreno\" \\\n"
+               "    --target-host=\"llvm -mtriple=aarch64-linux-gnu\" \\\n    m.onnx\n")
+
+
+@pytest.mark.parametrize("script", [TVMC, TVMC_MODULE])
+def test_a_tvmc_command_over_lines_is_one_report_naming_its_lines(script: str) -> None:
+    result = run("#!/bin/sh\necho hi\n" + script, "shell")
+    assert result.text == "#!/bin/sh\necho hi\n" + script
+    assert codes(result) == [(3, "TL501")]
+    lines = script.count("\n")
+    assert f"a command of {lines} lines" in result.findings[0].message
+
+
+@pytest.mark.parametrize("fence", ["```bash", "```", "```console"])
+def test_a_tvmc_command_over_lines_in_a_markdown_fence(fence: str) -> None:
+    body = TVMC_MODULE if fence != "```console" else "$ " + TVMC_MODULE
+    page = f"# Tune\n\n{fence}\n{body}```\n"
+    assert codes(run(page, "markdown")) == [(4, "TL501")]
+
+
+def test_a_tvmc_command_over_lines_in_an_rst_block() -> None:
+    page = "Tune\n====\n\n.. code-block:: bash\n\n" + "".join(
+        "    " + line for line in TVMC.splitlines(keepends=True))
+    assert codes(run(page, "rst")) == [(6, "TL501")]
+
+
+def test_another_command_over_lines_has_its_target_rewritten_on_its_own_line() -> None:
+    script = "python3 run.py \\\n    --target \"cuda -arch=sm_80\" \\\n    --x 1\n"
+    result = run(script, "shell")
+    assert result.text.splitlines()[0] == "python3 run.py \\"
+    assert result.text.splitlines()[1].startswith("    --target '{")
+    assert [c.line for c in result.changes] == [2]
+    twice_same(script, "shell")
+
+
+# ---- B: removed helpers through tvm.target.target -------------------------------------------
+
+@pytest.mark.parametrize("source", [
+    "import tvm\nt = tvm.target.target.micro('stm32f4xx', options=['-link-params=1'])\n",
+    "import tvm.target.target as TT\nt = TT.micro('stm32f4xx')\n",
+    "from tvm.target import target as T\nt = T.micro('stm32f4xx')\n",
+    "from tvm.target.target import micro\nt = micro('stm32f4xx')\n",
+    "from tvm.target import vta\nt = vta()\n",
+])
+def test_a_helper_gone_before_0_21_is_reported(source: str) -> None:
+    result = run(source, "python")
+    assert result.text == source
+    assert codes(result) == [(2, "TL507")]
+
+
+@pytest.mark.parametrize("source", [
+    "import tvm\nt = tvm.target.target.arm_cpu('rasp3b')\n",
+    "from tvm.target import target as T\nt = T.cuda()\n",
+    "import tvm.target.target as TT\nt = TT.cuda(arch='sm_80')\n",
+    "from tvm.target.target import create as mk\nt = mk('cuda -arch=sm_80')\n",
+])
+def test_a_helper_through_the_target_submodule_is_rewritten(source: str) -> None:
+    result = run(source, "python")
+    assert result.text != source and "Target({" in result.text
+    assert {c.code for c in result.changes} <= {"TL102", "TL104"}
+    assert "TL102" in {c.code for c in result.changes}
+    twice_same(source, "python")
+
+
+def test_a_helper_through_the_target_submodule_with_run_time_arguments() -> None:
+    source = "import tvm\ndef f(m):\n    return tvm.target.target.arm_cpu(m)\n"
+    assert codes(run(source, "python")) == [(3, "TL204")]
+
+
+# ---- C: legacy-looking templates ------------------------------------------------------------
+
+@pytest.mark.parametrize(("source", "line"), [
+    ("import nnvm\ndef f(arch, sym):\n    target = 'llvm -target=%s-linux-android' % arch\n"
+     "    return nnvm.compiler.build(sym, target)\n", 3),
+    ("def f(t):\n    x = 'llvm -mtriple={}'.format(t)\n    return x\n", 2),
+    ("N = 53\nARCH = 'cuda -arch=sm_%d' % N\n", 2),
+    ("def f(n):\n    return f'cuda -arch=sm_{n}'\n", 2),
+])
+def test_a_template_of_unknown_use_is_reported(source: str, line: int) -> None:
+    result = run(source, "python")
+    assert result.text == source
+    assert codes(result) == [(line, "TL605")]
+
+
+def test_a_template_reaching_a_target_is_reported_there_once() -> None:
+    source = "import tvm\ndef f(m, n):\n    y = 'cuda -arch=sm_%d' % n\n    return tvm.build(m, target=y)\n"
+    assert codes(run(source, "python")) == [(4, "TL201")]
+
+
+@pytest.mark.parametrize("source", [
+    "import logging\ndef f(a):\n    print('llvm -mcpu=%s' % a)\n    logging.info('cuda -arch={}'.format(a))\n",
+    "def f(a):\n    print(f'llvm -mcpu={a}')\n",
+    "# 'llvm -mcpu=%s' % cpu\nx = 'llvm' + '%s' % 1\n",
+    "def f(a):\n    return 'llvm %s' % a\n",  # no option: a bare kind
+])
+def test_templates_printed_commented_or_bare_stay_quiet(source: str) -> None:
+    assert codes(run(source, "python")) == []
+
+
+# ---- D: docstring examples ------------------------------------------------------------------
+
+DOCTEST = '''import tvm
+
+
+def f():
+    """Example.
+
+    >>> target = tvm.target.Target("metal", host="llvm -mtriple=arm64-apple-macos")
+    >>> t = tvm.target.Target(
+    ...     "cuda -arch=sm_80")
+    >>> c = tvm.target.cuda()
+    >>> k = tvm.target.Target("llvm")
+    """
+    return 1
+'''
+
+
+def test_docstring_examples_are_reported_and_the_docstring_kept() -> None:
+    result = run(DOCTEST, "python")
+    assert result.text == DOCTEST
+    assert codes(result) == [(7, "TL607"), (8, "TL607"), (10, "TL607")]
+
+
+def test_a_docstring_without_examples_stays_quiet() -> None:
+    source = 'def f():\n    """Builds for llvm -mcpu=core-avx2 (see the docs)."""\n'
+    assert codes(run(source, "python")) == []
+
+
+def test_a_docstring_example_is_suppressible() -> None:
+    source = DOCTEST.replace('return 1', 'return 1  # targetlang: ignore[TL607]')
+    assert codes(run(source, "python")) == [(7, "TL607"), (8, "TL607"), (10, "TL607")]
+    quiet = Options(ignore=frozenset({"TL607"}))
+    assert upgrade_text(DOCTEST, path="f", file_type="python", options=quiet).findings == []
+
+
+# ---- E: fragments and inline code -----------------------------------------------------------
+
+def test_a_python_fragment_with_a_target_is_reported() -> None:
+    page = ('```python\n"webgpu": {"target_host": "llvm -mtriple=wasm32-unknown-unknown-wasm", '
+            '"x": 1},\n```\n')
+    assert codes(run(page, "markdown")) == [(2, "TL004")]
+
+
+@pytest.mark.parametrize(("page", "kind", "expected"), [
+    ("Use `llvm -mtriple=arm64-apple-macosx` here.\n", "markdown", [(1, "TL606")]),
+    ("# iOS\n\n* `metal -mtriple=aarch64-apple-ios` for iOS\n* `llvm` alone\n", "markdown",
+     [(3, "TL606")]),
+    ("Both ``cuda -arch=sm_80`` and `x`.\n", "markdown", [(1, "TL606")]),
+    ("Title\n=====\n\nUse ``llvm -mtriple=arm64-apple-macosx`` here.\n", "rst", [(4, "TL606")]),
+    ("Kinds: `llvm`, `cuda` and `rocm`; a flag `-mcpu=x`.\n", "markdown", []),
+    ("Kinds: ``llvm`` and ``cuda``.\n", "rst", []),
+    ("<!-- targetlang: ignore -->\nUse `llvm -mtriple=arm64-apple-macosx` here.\n",
+     "markdown", []),
+    (".. targetlang: ignore\n\nUse ``llvm -mtriple=arm64-apple-macosx`` here.\n", "rst", []),
+])
+def test_inline_code_in_prose(page: str, kind: str, expected: list[tuple[int, str]]) -> None:
+    result = run(page, kind)
+    assert result.text == page
+    assert codes(result) == expected
+
+
+def test_inline_code_inside_a_block_is_the_block_s() -> None:
+    page = "```text\nrun `llvm -mcpu=core-avx2`\n```\n"  # output: never a site
+    assert codes(run(page, "markdown")) == []
+    page = "```\nrun `llvm -mcpu=core-avx2` then\n```\n"
+    assert [c for _, c in codes(run(page, "markdown"))] == ["TL604"]  # read as shell
+
+
+# ---- F: helper-like calls in documentation --------------------------------------------------
+
+@pytest.mark.parametrize(("page", "expected"), [
+    ('```python\ntarget = tvm.garget.arm_cpu("rasp3b")\n```\n', [(2, "TL505")]),
+    ('```\narm_cpu("rasp3b")\n```\n', [(2, "TL505")]),
+    ('```python\nt = mytvm.target.cuda()\n```\n', [(2, "TL505")]),
+    ('```python\nmodel = model.cuda()\nx = torch.cuda()\n```\n', []),  # PyTorch's cuda
+    ('```python\ndef arm_cpu(model):\n    return model\n```\n', []),
+    ('```python\nimport tvm\nt = tvm.target.arm_cpu("rasp3b")\n```\n', []),  # rewritten
+])
+def test_a_call_named_like_a_removed_helper(page: str, expected: list[tuple[int, str]]) -> None:
+    result = run(page, "markdown")
+    assert codes(result) == expected
+    if expected:
+        assert result.text == page
+
+
+def test_a_helper_like_call_in_rst() -> None:
+    page = ".. code-block:: python\n\n    target = tvm.garget.mali()\n"
+    assert codes(run(page, "rst")) == [(3, "TL505")]
+
+
+# ---- G: the text of a Target ----------------------------------------------------------------
+
+G = '''import logging
+import tvm
+
+
+def f(model_inst, remote):
+    target = tvm.target.Target("cuda")
+    dev = tvm.device(str(target))
+    c2 = remote.context(str(target), 0)
+    target_str = str(model_inst.target)
+    if '-link-params' in target_str:
+        pass
+    parts = str(target).split()
+    if str(target).startswith("cuda"):
+        pass
+    if "cuda" in str(target):
+        pass
+    path = "out/" + str(target) + ".so"
+    name = f"{target}.so"
+    print(str(target))
+    logging.info("t=%s", str(target))
+    print(f"{target}")
+    print("%s" % target)
+    return dev, c2, parts, path, name
+'''
+
+
+def test_the_text_of_a_target_used_as_text_is_reported() -> None:
+    result = run(G, "python")
+    assert result.text == G
+    assert codes(result) == [(line, "TL506") for line in (7, 8, 9, 12, 13, 15, 17, 18)]
+
+
+def test_the_text_of_a_string_target_stays_quiet() -> None:
+    source = 'import tvm\ntarget = "cuda"\nif "cuda" in str(target):\n    pass\n'
+    assert codes(run(source, "python")) == []
+
+
+def test_str_of_a_target_without_tvm_stays_quiet() -> None:
+    source = 'def f(target):\n    return str(target).split()\n'  # a build system's target
+    assert codes(run(source, "python")) == []
+
+
+@pytest.mark.parametrize("call", ["tvm.context(str(target), 0)", "tvm.context(target, 0)",
+                                  "tvm.runtime.context('llvm -mcpu=x', 0)"])
+def test_tvm_context_given_a_target_is_a_removed_api(call: str) -> None:
+    source = f'import tvm\ntarget = tvm.target.Target("llvm")\nctx = {call}\n'
+    assert ("TL507" in [c for _, c in codes(run(source, "python"))])
+
+
+def test_tvm_context_of_something_else_stays_quiet() -> None:
+    source = 'import tvm\nctx = tvm.context(dev_type, 0)\n'
+    assert codes(run(source, "python")) == []
+
+
+# ---- H: AutoTVM's set_cuda_target_arch -------------------------------------------------------
+
+@pytest.mark.parametrize("source", [
+    "from tvm.autotvm.measure.measure_methods import set_cuda_target_arch\n"
+    "set_cuda_target_arch('sm_53')\n",
+    "import tvm.autotvm.measure.measure_methods as mm\nmm.set_cuda_target_arch('sm_53')\n",
+    "from tvm import autotvm\nautotvm.measure.measure_methods.set_cuda_target_arch('sm_62')\n",
+    "import tvm\ntvm.autotvm.measure.measure_methods.set_cuda_target_arch(['-gencode', 'x'])\n",
+    "from tvm.autotvm.measure import measure_methods as m\nm.set_cuda_target_arch('sm_53')\n",
+])
+def test_set_cuda_target_arch_is_a_removed_api(source: str) -> None:
+    result = run(source, "python")
+    assert result.text == source
+    assert codes(result) == [(2, "TL507")]
+    assert '"arch"' in result.findings[0].message
+
+
+def test_a_local_set_cuda_target_arch_stays_quiet() -> None:
+    source = "def set_cuda_target_arch(a):\n    return a\nset_cuda_target_arch('sm_53')\n"
+    assert codes(run(source, "python")) == []
+
+
+def test_every_new_code_is_listed() -> None:
+    for code in ("TL505", "TL506", "TL507", "TL605", "TL606", "TL607"):
+        assert code in CODES
