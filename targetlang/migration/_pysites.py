@@ -327,6 +327,13 @@ def _target_named(node: ast.expr) -> bool:
     return name is not None and _TARGET_NAME.fullmatch(name) is not None
 
 
+def _added(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of ``+``, left to right."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _added(node.left) + _added(node.right)
+    return [node]
+
+
 def _example_site(source: str, helpers: frozenset[str]) -> str | None:
     """What in a doctest example's source is a legacy site (a legacy target string, a
     removed helper's call), or None."""
@@ -1957,6 +1964,7 @@ class Engine:
                                "not rewritten: if it is a target, give it the JSON text TVM "
                                ">= 0.24 reads ('targetlang migrate'), if it is text about a "
                                "target, suppress this code", "TL601")
+            self.reported_literals.add(id(node))
 
     def _templates(self) -> None:
         """A string template that makes a legacy-looking target at run time (``"llvm
@@ -1972,6 +1980,17 @@ class Engine:
                     isinstance(call.func.value, ast.Constant) and \
                     isinstance(call.func.value.value, str):
                 made.append((call, call.func.value.value))
+        for binop in self.scopes.of(ast.BinOp):  # "cuda -arch=" + arch: the outermost +
+            parent = self.scopes.parent.get(binop)
+            if not isinstance(binop.op, ast.Add) or (
+                    isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)):
+                continue
+            pieces = _added(binop)
+            first = pieces[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) and \
+                    id(first) not in self.reported_literals:
+                made.append((binop, "".join(
+                    str(p.value) if isinstance(p, ast.Constant) else "{}" for p in pieces)))
         for joined in self.scopes.of(ast.JoinedStr):
             if id(self.scopes.parent.get(joined)) in {id(m) for m, _ in made}:
                 continue
@@ -2265,7 +2284,9 @@ def might_have_sites(text: str, *, properties: bool = False) -> bool:
         from ..target import kinds  # on first use: a file without tvm asks
 
         words = "|".join(sorted(map(re.escape, kinds(LEGACY_DIALECT)), key=len, reverse=True))
-        _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})\s+-""")
+        # ('llvm ' + '-mcpu=' + cpu: a concatenation of literals starting like one too)
+        _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})(?:\s+|\s*['"]\s*\+\s*['"]\s+)"""
+                                rf"""(?:['"]\s*\+\s*['"]\s*)?-""")
     if _CANDIDATE.search(text) is not None:
         return True
     if not properties:

@@ -41,7 +41,8 @@ def test_a_tvmc_command_over_lines_is_one_report_naming_its_lines(script: str) -
     assert result.text == "#!/bin/sh\necho hi\n" + script
     assert codes(result) == [(3, "TL501")]
     lines = script.count("\n")
-    assert f"a command of {lines} lines" in result.findings[0].message
+    assert f"a command of {lines} lines: this one and the {lines - 1} after it" in \
+        result.findings[0].message
 
 
 @pytest.mark.parametrize("fence", ["```bash", "```", "```console"])
@@ -120,11 +121,28 @@ def test_a_template_reaching_a_target_is_reported_there_once() -> None:
     assert codes(run(source, "python")) == [(4, "TL201")]
 
 
+@pytest.mark.parametrize(("source", "line"), [
+    ("def f(arch):\n    return 'cuda -arch=' + arch\n", 2),
+    ("def f(cpu):\n    t = 'llvm -mcpu=' + cpu + ' -mattr=+neon'\n    return t\n", 2),
+    ("def f(cpu):\n    return 'llvm ' + '-mcpu=' + cpu\n", 2),
+])
+def test_a_concatenation_starting_like_a_legacy_target_is_reported(source: str,
+                                                                    line: int) -> None:
+    assert codes(run(source, "python")) == [(line, "TL605")]
+
+
+def test_a_concatenation_reaching_a_target_is_reported_there() -> None:
+    source = "import tvm\ndef f(m, a):\n    t = 'cuda -arch=' + a\n    return tvm.build(m, target=t)\n"
+    assert codes(run(source, "python")) == [(4, "TL201")]
+
+
 @pytest.mark.parametrize("source", [
     "import logging\ndef f(a):\n    print('llvm -mcpu=%s' % a)\n    logging.info('cuda -arch={}'.format(a))\n",
     "def f(a):\n    print(f'llvm -mcpu={a}')\n",
     "# 'llvm -mcpu=%s' % cpu\nx = 'llvm' + '%s' % 1\n",
     "def f(a):\n    return 'llvm %s' % a\n",  # no option: a bare kind
+    "def f(a):\n    return 'llvm' + a\n",
+    "def f(a):\n    print('cuda -arch=' + a)\n",
 ])
 def test_templates_printed_commented_or_bare_stay_quiet(source: str) -> None:
     assert codes(run(source, "python")) == []
