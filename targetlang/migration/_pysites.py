@@ -2016,7 +2016,7 @@ class Engine:
 
     def _docstring_examples(self) -> None:
         """A docstring's doctest examples (``>>>``/``...`` lines) holding a legacy target or
-        a removed helper: the docstring is text, so each is reported, never rewritten."""
+        a removed helper: rewritten in place where that is safe, else reported."""
         import doctest
 
         parser = doctest.DocTestParser()
@@ -2030,17 +2030,121 @@ class Engine:
             except ValueError:
                 continue
             helpers = self.helpers() | older_helpers()
+            sites = {example.lineno: _example_site(example.source, helpers)
+                     for example in examples}
+            if all(why is None for why in sites.values()) and \
+                    not any("tvm" in example.source for example in examples):
+                continue
+            done = self._rewrite_examples(node, examples, sites)
             for example in examples:
-                why = _example_site(example.source, helpers)
-                if why is None:
+                why = sites.get(example.lineno)
+                if why is None or example.lineno in done:
                     continue
                 line = node.lineno + example.lineno
                 spot = ast.Constant(value="", lineno=line, col_offset=node.col_offset,
                                     end_lineno=line, end_col_offset=node.col_offset)
-                self.finding(spot, f"a docstring example holds {why}: the docstring is text, so "
-                                   "it is not rewritten; rewrite the example by hand "
+                self.finding(spot, f"a docstring example holds {why}, which cannot be rewritten "
+                                   "in place safely (a backslash in the docstring, lines not "
+                                   "as doctest reads them, or a rewrite needing an import or "
+                                   "the docstring's quote); rewrite the example by hand "
                                    "(`targetlang migrate TARGET` prints the JSON) or suppress "
                                    "this code", "TL607")
+
+    def _rewrite_examples(self, node: ast.Constant, examples: list[Any],
+                          sites: dict[int, str | None]) -> set[int]:
+        """A docstring's examples read as one program and its sites rewritten in place
+        where that is safe: the literal holds no backslash (its text is its value), every
+        example line is in the file as the docstring gives it, each edit lies within one
+        line and needs no import. Returns the docstring lines (``example.lineno``) of the
+        examples whose sites were rewritten or reported by the reading; the others are
+        reported as examples (TL607)."""
+        start, end = self.source.span(node)
+        segment = self.text[start:end]
+        quote = next((q for q in ('"""', "'''", '"', "'") if segment.endswith(q)), None)
+        if quote is None or "\\" in segment or self.analysis:
+            return set()
+        at = start + segment.index(quote) + len(quote)
+        if self.text[at:end - len(quote)] != node.value or segment[0] not in "rRuU'\"":
+            return set()
+        lines = node.value.splitlines(keepends=True)
+        starts = [0]
+        for text_line in lines:
+            starts.append(starts[-1] + len(text_line))
+        #: (offset in the program, offset in the file, length) of each example line
+        mapping: list[tuple[int, int, int, int]] = []
+        program = ""
+        for example in examples:
+            for number, source_line in enumerate(example.source.splitlines(keepends=True)):
+                index = example.lineno + number
+                prompt = ">>> " if number == 0 else "... "
+                expected = " " * example.indent + prompt + source_line.rstrip("\n")
+                if index >= len(lines) or lines[index].rstrip("\r\n") != expected and \
+                        lines[index].rstrip("\r\n") != expected.rstrip():
+                    return set()
+                column = example.indent + len(prompt)
+                mapping.append((len(program), at + starts[index] + column,
+                                len(source_line.rstrip("\n")), example.lineno))
+                program += source_line if source_line.endswith("\n") else source_line + "\n"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(program)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return set()
+        inner = Engine(program, tree, path=self.path, target_dialect=self.dialect,
+                       environment=self.environment, runtime=False, full=self.full,
+                       quiet=Quiet(), assume_tvm=True, program=self.program,
+                       analysis=False)
+        inner.run()
+
+        def place(offset: int, stop: int) -> tuple[int, int] | None:
+            for begin, file_at, size, lineno in mapping:
+                if begin <= offset and stop <= begin + size:
+                    return file_at + offset - begin, lineno
+            return None
+
+        for begin, stop in inner.edits:  # what the reading rewrites is a site of its example
+            found = place(begin, stop)
+            if found is not None and sites.get(found[1]) is None:
+                sites[found[1]] = "a site the upgrade rewrites in code"
+        if inner.import_tvm or inner.compat:
+            return set()
+
+        edits: list[tuple[int, int, str, Rewrite]] = []
+        for (s, e), new in inner.edits.items():
+            found = place(s, e)
+            if found is None or "\n" in new or "\\" in new or quote in new or \
+                    quote[0] in new and len(quote) == 1 or new.endswith(quote[0]):
+                return set()  # (a quote of the docstring's own would end it)
+            edits.append((found[0], found[0] + e - s, new, next(
+                (r for r in inner.rewrites if r.new == new), Rewrite(0, 0, "", new))))
+        done: set[int] = set()
+        for file_start, file_end, new, rewrite in edits:
+            line = self.text.count("\n", 0, file_start) + 1
+            column = file_start - (self.text.rfind("\n", 0, file_start) + 1)
+            if self.quiet.covers(rewrite.code, line):
+                continue
+            self._add(file_start, file_end, new)
+            self.rewrites.append(Rewrite(line, column, self.text[file_start:file_end], new,
+                                         rewrite.kind, rewrite.code, line, column + len(new)))
+        for begin, stop in inner.edits:
+            found = place(begin, stop)
+            if found is not None:
+                done.add(found[1])
+        for finding in inner.findings:
+            offset = inner.source.starts[finding.line - 1] if finding.line - 1 < len(
+                inner.source.starts) else 0
+            found = place(offset + finding.column, offset + finding.column)
+            if found is None or sites.get(found[1]) is None:
+                continue  # (an example without a legacy site: its run-time values are its own)
+            line = self.text.count("\n", 0, found[0]) + 1
+            if self.quiet.covers(finding.code, line):
+                done.add(found[1])
+                continue
+            self.findings.append(Finding(self.path, line, found[0] - (
+                self.text.rfind("\n", 0, found[0]) + 1), finding.message, finding.code))
+            done.add(found[1])
+        return done
 
     # ---- where an import goes ----------------------------------------------------------------
 

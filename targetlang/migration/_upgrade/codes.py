@@ -207,8 +207,10 @@ _ALL = [
          "target; else suppress this code (<!-- targetlang: ignore --> or .. targetlang: "
          "ignore before the paragraph)"),
     Code("TL607", "docstring-example", "a docstring's example (a doctest, >>> and ... lines) "
-         "holds a legacy target or a removed helper: the docstring is text, so it is not "
-         "rewritten",
+         "holds a legacy target or a removed helper that cannot be rewritten in place safely "
+         "(the docstring holds a backslash or its example lines are not as doctest reads "
+         "them, the new text would need an import or holds the docstring's quote); examples "
+         "that can are rewritten as code is",
          "rewrite the example by hand (`targetlang migrate TARGET` prints the JSON), or "
          "suppress this code"),
     Code("TL603", "text-block", "a legacy target in a documentation block that is neither "

@@ -166,10 +166,37 @@ def f():
 '''
 
 
-def test_docstring_examples_are_reported_and_the_docstring_kept() -> None:
+def test_docstring_examples_are_rewritten_in_place() -> None:
     result = run(DOCTEST, "python")
-    assert result.text == DOCTEST
-    assert codes(result) == [(7, "TL607"), (8, "TL607"), (10, "TL607")]
+    old, new = DOCTEST.splitlines(), result.text.splitlines()
+    assert [n + 1 for n, (a, b) in enumerate(zip(old, new)) if a != b] == [7, 9, 10]
+    assert new[6] == ('    >>> target = tvm.target.Target("metal", host={"kind": "llvm", '
+                      '"mtriple": "arm64-apple-macos"})')
+    assert new[8] == '    ...     {"kind": "cuda", "arch": "sm_80"})'
+    assert new[9].startswith('    >>> c = tvm.target.Target({"kind": "cuda"')
+    assert codes(result) == []  # rewritten: nothing left for a person
+    assert sorted(c.line for c in result.changes) == [7, 9, 10]
+    twice_same(DOCTEST, "python")
+
+
+RAW = 'r"""Raw \\d.\n\n    >>> t = tvm.target.Target("cuda -arch=sm_80")\n    """'
+ESCAPED = '"""Escaped \\n.\n\n    >>> t = tvm.target.Target("cuda -arch=sm_80")\n    """'
+NEEDS_IMPORT = '"""Example.\n\n    >>> from tvm.target import cuda\n    >>> t = cuda()\n    """'
+
+
+@pytest.mark.parametrize("docstring", [RAW, ESCAPED, NEEDS_IMPORT])
+def test_a_docstring_example_that_cannot_be_rewritten_safely_is_reported(docstring: str) -> None:
+    source = f"def f(h):\n    {docstring}\n    return 1\n"
+    result = run(source, "python")
+    assert result.text == source
+    assert [c for _, c in codes(result)] == ["TL607"]
+
+
+def test_a_docstring_example_with_a_run_time_value_is_reported_as_code_is() -> None:
+    source = ('import tvm\n\n\ndef f(x):\n    """Example.\n\n'
+              '    >>> tvm.target.Target("llvm -mcpu=%s" % x)\n'
+              '    >>> tvm.target.Target(x)\n    """\n')
+    assert codes(run(source, "python")) == [(7, "TL201")]
 
 
 def test_a_docstring_without_examples_stays_quiet() -> None:
@@ -178,10 +205,11 @@ def test_a_docstring_without_examples_stays_quiet() -> None:
 
 
 def test_a_docstring_example_is_suppressible() -> None:
-    source = DOCTEST.replace('return 1', 'return 1  # targetlang: ignore[TL607]')
-    assert codes(run(source, "python")) == [(7, "TL607"), (8, "TL607"), (10, "TL607")]
-    quiet = Options(ignore=frozenset({"TL607"}))
-    assert upgrade_text(DOCTEST, path="f", file_type="python", options=quiet).findings == []
+    quiet = Options(ignore=frozenset({"TL1"}))
+    assert upgrade_text(DOCTEST, path="f", file_type="python", options=quiet).text == DOCTEST
+    source = DOCTEST.replace("    return 1", "    return 1  # targetlang: ignore")
+    raw = source.replace('"""Example.', 'r"""Example \\\\.')  # reported, and suppressed?
+    assert [c for _, c in codes(run(raw, "python"))] == ["TL607"] * 3
 
 
 # ---- E: fragments and inline code -----------------------------------------------------------
