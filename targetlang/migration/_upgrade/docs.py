@@ -189,9 +189,10 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options,
     return outcome
 
 
-#: what prose shows as code: `x` (Markdown; ``x`` too) and ``x`` (reStructuredText)
+#: what prose shows as code: `x` and ``x`` (Markdown), ``x`` and the interpreted text `x`
+#: (reStructuredText, a :code: role's too)
 _MARKDOWN_INLINE = re.compile(r"(?<!`)(`+)(?!`)([^`\r\n]+?)(?<!`)\1(?!`)")
-_RST_INLINE = re.compile(r"(?<!`)``(?!`)([^`\r\n]+?)``(?!`)")
+_RST_INLINE = re.compile(r"(?<!`)(``?)(?!`)([^`\r\n]+?)(?<!`)\1(?!`)")
 
 
 def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]], text: str,
@@ -226,9 +227,28 @@ def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]]
                            "inline code")
 
 
-#: helpers whose names say little alone (x.cuda() is PyTorch's too): named like a helper only
-#: on a name that says tvm or target
-_GENERIC_HELPERS = frozenset({"cuda", "rocm", "create", "x86"})
+#: helpers whose names say little alone (x.cuda() is PyTorch's, tvm.cuda(0) and
+#: tvm.hexagon(0) are devices): named like a helper only on a name that says target
+#: (``t.target.cuda``, ``tgt.cuda``) or is a near miss of ``tvm.target`` (``tvm.garget``)
+_GENERIC_HELPERS = frozenset({"cuda", "rocm", "create", "x86", "hexagon"})
+
+
+def _says_target(receiver: str) -> bool:
+    name = receiver.rstrip(".")
+    if re.search(r"targ|tgt", name, re.I):
+        return True
+    return name != "tvm" and name.startswith("tvm.") and _distance(name, "tvm.target") <= 2
+
+
+def _distance(a: str, b: str) -> int:
+    """The edit distance of two short strings."""
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1,
+                                           previous + (char != other))
+    return row[-1]
 
 
 def _helper_like(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]],
@@ -252,7 +272,7 @@ def _helper_like(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]]
                 receiver, name = match.group(1), match.group(2)
                 if line[:match.start()].rstrip().endswith("def"):
                     continue
-                if name in _GENERIC_HELPERS and not re.search(r"tvm|targ|tgt", receiver, re.I):
+                if name in _GENERIC_HELPERS and not _says_target(receiver):
                     continue
                 at, column = host_lines.position(offset + match.start())
                 if at in known or quiet.covers("TL505", at):

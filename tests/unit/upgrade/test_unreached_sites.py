@@ -228,6 +228,7 @@ def test_a_python_fragment_with_a_target_is_reported() -> None:
     ("Title\n=====\n\nUse ``llvm -mtriple=arm64-apple-macosx`` here.\n", "rst", [(4, "TL606")]),
     ("Kinds: `llvm`, `cuda` and `rocm`; a flag `-mcpu=x`.\n", "markdown", []),
     ("Kinds: ``llvm`` and ``cuda``.\n", "rst", []),
+    ("Use :code:`cuda -arch=sm_80` or `the docs <https://x>`_.\n", "rst", [(1, "TL606")]),
     ("<!-- targetlang: ignore -->\nUse `llvm -mtriple=arm64-apple-macosx` here.\n",
      "markdown", []),
     (".. targetlang: ignore\n\nUse ``llvm -mtriple=arm64-apple-macosx`` here.\n", "rst", []),
@@ -252,6 +253,9 @@ def test_inline_code_inside_a_block_is_the_block_s() -> None:
     ('```\narm_cpu("rasp3b")\n```\n', [(2, "TL505")]),
     ('```python\nt = mytvm.target.cuda()\n```\n', [(2, "TL505")]),
     ('```python\nmodel = model.cuda()\nx = torch.cuda()\n```\n', []),  # PyTorch's cuda
+    ('```python\ndev = tvm.cuda(0)\nh = tvm.hexagon(0)\nr = tvm.runtime.rocm(0)\n```\n', []),
+    ('```python\nt = tvm.targt.cuda()\n```\n', [(2, "TL505")]),
+    ('```python\nt = tvm.garget.hexagon("v68")\n```\n', [(2, "TL505")]),
     ('```python\ndef arm_cpu(model):\n    return model\n```\n', []),
     ('```python\nimport tvm\nt = tvm.target.arm_cpu("rasp3b")\n```\n', []),  # rewritten
 ])
