@@ -503,6 +503,12 @@ class Engine:
         self.findings.append(Finding(self.path, line, getattr(node, "col_offset", 0), message,
                                      code, end_line, end_column or 0))
 
+    def _reported_on(self, line: int) -> bool:
+        """Whether a report (or a suppressed one) covers ``line``: a target position whose
+        value may be None, or of a call the engine does not read, reports nothing there."""
+        return any(f.line <= line <= max(f.line, f.end_line) for f in self.findings) or \
+            self.quiet.covers("TL201", line, line)
+
     def suppressed(self, node: ast.AST, code: str) -> bool:
         line = getattr(node, "lineno", 1)
         return self.quiet.covers(code, line, getattr(node, "end_lineno", None) or line)
@@ -2000,7 +2006,8 @@ class Engine:
             if id(node) in self.done or not looks_like_legacy(template):
                 continue
             uses = self.flow.uses(node)
-            if any(use.kind in ("target", "bridge") for use in uses):
+            if any(use.kind == "bridge" or (use.kind == "target" and (
+                    use.path or self.runtime or self._reported_on(use.line))) for use in uses):
                 continue  # reported (or bridged) at the target position it reaches
             if uses and all(use.shown or use.kind == "device" for use in uses):
                 continue  # a message, or a device name (its first word is read)

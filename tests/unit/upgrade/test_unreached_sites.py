@@ -121,6 +121,16 @@ def test_a_template_reaching_a_target_is_reported_there_once() -> None:
     assert codes(run(source, "python")) == [(4, "TL201")]
 
 
+def test_a_template_whose_target_position_reports_nothing_is_reported_itself() -> None:
+    # A keyword named like a target of a call the engine does not read, given a value that
+    # is None on another branch: no report at the call, so the template reports itself.
+    source = ("import nnvm\ndef f(x, arch, sym):\n    if x:\n"
+              "        target_host = 'llvm -target=%s-linux-android' % arch\n"
+              "    else:\n        target_host = None\n"
+              "    return nnvm.compiler.build(sym, 'opencl', target_host=target_host)\n")
+    assert (4, "TL605") in codes(run(source, "python"))
+
+
 @pytest.mark.parametrize(("source", "line"), [
     ("def f(arch):\n    return 'cuda -arch=' + arch\n", 2),
     ("def f(cpu):\n    t = 'llvm -mcpu=' + cpu + ' -mattr=+neon'\n    return t\n", 2),
