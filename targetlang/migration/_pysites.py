@@ -762,7 +762,9 @@ class Engine:
         if isinstance(answer, Unchanged):
             return
         if isinstance(answer, NotATarget):
-            if certain:  # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target
+            # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target; text shaped
+            # like a legacy target is reported all the same (it fails on every release)
+            if certain or looks_like_legacy(str(node.value)):
                 self.finding(node, f"{role} {node.value!r} is not a target in any release: "
                                    f"{answer.reason}", "TL403")
             return
@@ -1945,9 +1947,26 @@ class Engine:
                 continue
             answer = convert_value(node.value, target_dialect=self.dialect,
                                    environment=self.environment)
-            if isinstance(answer, (Unchanged, NotATarget)):
+            if isinstance(answer, Unchanged):
                 continue
             uses = self.flow.uses(node)
+            if isinstance(answer, NotATarget):
+                # shaped like a legacy target that no release reads (TVM 0.21 refused it too):
+                # a typo in a target, or text about one; never dropped without a word
+                parent = self.scopes.parent.get(node)
+                if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+                    continue  # a piece of a concatenation: the whole is a template (TL605)
+                if uses and all(use.shown or use.kind == "device" for use in uses):
+                    continue
+                goes = next((use for use in uses if use.other or use.kind == "target"), None)
+                to = f" (it goes to {goes.what}, {goes.where})" if goes is not None else ""
+                self.finding(node, f"{node.value!r} looks like a legacy target string but no "
+                                   f"release reads it ({answer.reason}){to}: if it is a "
+                                   "target, fix it and give it the JSON text TVM >= 0.24 reads "
+                                   "('targetlang migrate'); if it is text about a target (an "
+                                   "expected error), suppress this code", "TL601")
+                self.reported_literals.add(id(node))
+                continue
             if any(use.kind == "bridge" for use in uses):
                 continue  # targetlang.compat reads it as TVM 0.21 did
             if uses and all(use.kind == "device" for use in uses):

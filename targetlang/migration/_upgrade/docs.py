@@ -24,7 +24,8 @@ _SHELL = {"sh", "bash", "shell", "zsh", "console", "shell-session", "shellsessio
 _CONFIGS = {"json": configs.handle_json, "json5": None, "jsonc": None,
             "yaml": configs.handle_yaml, "yml": configs.handle_yaml,
             "toml": configs.handle_toml}
-#: languages of blocks that show text, not code (output, logs): never a site
+#: languages of blocks that show text (output, logs): a site only where the block turns out
+#: to be code all the same
 _TEXT = {"text", "txt", "output", "plain", "plaintext", "log", "none", "diff", "raw", "console-output",
          "md", "markdown", "rst", "html", "xml", "csv", "json5", "jsonc"}
 #: a block without a language: read as what it turns out to be
@@ -312,6 +313,14 @@ def _blocks(blocks: Iterator[Block],
                                            "language holds what looks like a legacy target, "
                                            "but is neither Python nor shell commands: not "
                                            "rewritten", "TL603"), "text code block")
+                continue
+            language = found
+        if language in _TEXT:
+            # a block labelled as text often holds code (```plain in translated docs): it is
+            # read as what it turns out to be when that is code; else it shows output
+            found = _unlabelled(block, strip)
+            if found is None or (found == "sh" and not any(  # words alone are output here
+                    _COMMAND.match(line) for _, line in block)):
                 continue
             language = found
         config = _CONFIGS.get(language)

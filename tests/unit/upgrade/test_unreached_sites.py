@@ -362,3 +362,41 @@ def test_a_local_set_cuda_target_arch_stays_quiet() -> None:
 def test_every_new_code_is_listed() -> None:
     for code in ("TL505", "TL506", "TL507", "TL605", "TL606", "TL607"):
         assert code in CODES
+
+
+# ---- code in blocks labelled as text ----------------------------------------------------------
+
+def test_python_in_a_block_labelled_plain_is_rewritten() -> None:
+    # translated docs label Python ```plain: it is read as the Python it is
+    page = ('```plain\nimport tvm\ntarget = "llvm -mtriple=armv7l-linux-gnueabihf"\n'
+            'lib = tvm.compile(mod, target=target)\n```\n')
+    result = run(page, "markdown")
+    assert '"mtriple": "armv7l-linux-gnueabihf"' in result.text and codes(result) == []
+    twice_same(page, "markdown")
+
+
+@pytest.mark.parametrize(("page", "expected"), [
+    ('```text\ntvmc compile m.onnx --target "llvm -mcpu=skylake"\n```\n', [(2, "TL501")]),
+    ('~~~none\n$ tvmc tune --target="cuda -arch=sm_80" m.onnx\n~~~\n', [(2, "TL501")]),
+])
+def test_commands_in_a_block_labelled_as_text_are_read(page: str,
+                                                       expected: list[tuple[int, str]]) -> None:
+    assert codes(run(page, "markdown")) == expected
+    twice_same(page, "markdown")
+
+
+@pytest.mark.parametrize("page", [
+    "```text\nllvm -keys=cpu -mcpu=skylake-avx512 -num-cores=4\n```\n",  # str(target) printed
+    "```output\nTarget: cuda -keys=cuda,gpu -arch=sm_80\n```\n",
+    "```plain\nrun --target llvm -mcpu=core-avx2 then\n```\n",  # words, no known command
+])
+def test_output_in_a_block_labelled_as_text_stays_quiet(page: str) -> None:
+    assert codes(run(page, "markdown")) == []
+
+
+def test_legacy_looking_text_no_release_reads_is_reported_where_a_target_may_go() -> None:
+    # a keyword named like a target of the file's own function: not certainly a target,
+    # but text shaped like one that TVM 0.21 refuses is reported, never dropped
+    source = ('def f(x, target_host="llvm"):\n    print(target_host)\n\n'
+              'f(1, target_host="llvm -mtriple=arm64-apple-macos --ffast-math=true")\n')
+    assert codes(run(source, "python")) == [(4, "TL601")]
