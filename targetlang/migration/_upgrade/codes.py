@@ -200,9 +200,9 @@ _ALL = [
          "build a dict from the same pieces ({\"kind\": \"llvm\", \"mcpu\": cpu}) "
          "instead of text, or route it through targetlang.compat.Target; if it is text "
          "about a target, suppress this code"),
-    Code("TL606", "inline-code", "a legacy target in inline code in a documentation page's "
-         "prose (`llvm -mtriple=...` in Markdown, ``...`` in reStructuredText): prose is "
-         "never rewritten",
+    Code("TL606", "inline-code", "a legacy target or a call of a removed helper in inline "
+         "code in a documentation page's prose (`llvm -mtriple=...`, `tvm.target.cuda()` in "
+         "Markdown, ``...`` in reStructuredText): prose is never rewritten",
          "write it as JSON (`targetlang migrate TARGET` prints it) if readers copy it as a "
          "target; else suppress this code (<!-- targetlang: ignore --> or .. targetlang: "
          "ignore before the paragraph)"),

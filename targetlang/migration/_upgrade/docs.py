@@ -199,11 +199,16 @@ _RST_INLINE = re.compile(r"(?<!`)(``?)(?!`)([^`\r\n]+?)(?<!`)\1(?!`)")
 def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]], text: str,
                  host_lines: Lines, path: str, options: Options, outcome: Outcome,
                  inline: re.Pattern[str], directive: re.Pattern[str]) -> None:
-    """Inline code in prose holding a legacy target: reported (prose is never rewritten)."""
+    """Inline code in prose holding a legacy target or a call of a removed helper
+    (`tvm.target.cuda()`): reported (prose is never rewritten)."""
     from .._pysites import looks_like_legacy  # the one cheap look at a legacy string
 
     if "`" not in text:
         return
+    from .._pysites import older_helpers, removed_helpers
+
+    helper_call = re.compile(r"(?<![\w.])(?:tvm\.target\.(?:target\.)?)(?:" + "|".join(
+        sorted(removed_helpers(options.target_dialect) | older_helpers())) + r")\(")
     in_blocks = {offset for block, _ in seen for offset, _ in block}
     lines = _lines(text)
     quiet = options.quiet()
@@ -212,7 +217,8 @@ def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]]
             continue
         for match in inline.finditer(line):
             code = match.group(match.lastindex or 0).strip()
-            if not looks_like_legacy(code):
+            helper = helper_call.search(code) is not None  # `tvm.target.cuda()` in prose
+            if not helper and not looks_like_legacy(code):
                 continue
             suppressed = _before(lines, index, directive)
             if suppressed is not None and (not suppressed or "TL606" in suppressed or any(
@@ -221,11 +227,11 @@ def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]]
             at, column = host_lines.position(offset + match.start())
             if quiet.covers("TL606", at):
                 continue
-            outcome.report(Finding(path, at, column, f"inline code {code!r} in prose is a legacy "
-                                   "target string: prose is never rewritten; if readers copy "
-                                   "it as a target, write it as JSON (`targetlang migrate "
-                                   "TARGET` prints it), else suppress this code", "TL606"),
-                           "inline code")
+            what = "calls a helper TVM 0.24 removed" if helper else "is a legacy target string"
+            outcome.report(Finding(path, at, column, f"inline code {code!r} in prose {what}: "
+                                   "prose is never rewritten; if readers copy it as a target, "
+                                   "write it as JSON (`targetlang migrate TARGET` prints it), "
+                                   "else suppress this code", "TL606"), "inline code")
 
 
 #: helpers whose names say little alone (x.cuda() is PyTorch's, tvm.cuda(0) and

@@ -249,6 +249,16 @@ def test_inline_code_in_prose(page: str, kind: str, expected: list[tuple[int, st
     assert codes(result) == expected
 
 
+@pytest.mark.parametrize(("page", "kind", "expected"), [
+    ("* `tvm.target.arm_cpu()` makes an arm_cpu target.\n", "markdown", [(1, "TL606")]),
+    ("Call ``tvm.target.target.create('llvm')``.\n", "rst", [(1, "TL606")]),
+    ("* `tvm.target.Target('cuda')` and `tvm.cuda(0)` are fine.\n", "markdown", []),
+])
+def test_inline_code_calling_a_removed_helper(page: str, kind: str,
+                                              expected: list[tuple[int, str]]) -> None:
+    assert codes(run(page, kind)) == expected
+
+
 def test_inline_code_inside_a_block_is_the_block_s() -> None:
     page = "```text\nrun `llvm -mcpu=core-avx2`\n```\n"  # output: never a site
     assert codes(run(page, "markdown")) == []
