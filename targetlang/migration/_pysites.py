@@ -1942,8 +1942,17 @@ class Engine:
                           if isinstance(n.func, ast.Attribute) and n.func.attr == "format")
         for node in self.scopes.of(ast.Constant):
             if not isinstance(node.value, str) or \
-                    id(node) in self.done or id(node) in docstrings or \
-                    not looks_like_legacy(node.value):
+                    id(node) in self.done or id(node) in docstrings:
+                continue
+            if not looks_like_legacy(node.value):
+                inner = legacy_in_json(node.value)
+                if inner is not None:  # a tuning record or a config held as text
+                    self.finding(node, f"JSON text holding the legacy target {inner!r} (a "
+                                       "tuning record, a config): not rewritten: no tool can "
+                                       "tell how it is read; rewrite the target inside as TVM "
+                                       ">= 0.24 reads it (`targetlang migrate`; `targetlang "
+                                       "logs` for tuning records in files), or suppress this "
+                                       "code", "TL601")
                 continue
             answer = convert_value(node.value, target_dialect=self.dialect,
                                    environment=self.environment)
@@ -2383,6 +2392,29 @@ def _short(node: ast.expr) -> str:
 
 
 _KIND_WORDS: frozenset[str] | None = None
+
+
+def legacy_in_json(text: str) -> str | None:
+    """The first legacy-looking string inside ``text`` when it is JSON text (an AutoTVM or
+    Ansor record, a config held in a string), else None."""
+    head = text.lstrip()[:1]
+    if head not in ("{", "[") or " -" not in text or len(text) > 1_000_000:
+        return None
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    stack = [document]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if looks_like_legacy(item):
+                return item
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+    return None
 
 
 def looks_like_legacy(value: str) -> bool:

@@ -410,3 +410,18 @@ def test_legacy_looking_text_no_release_reads_is_reported_where_a_target_may_go(
     source = ('def f(x, target_host="llvm"):\n    print(target_host)\n\n'
               'f(1, target_host="llvm -mtriple=arm64-apple-macos --ffast-math=true")\n')
     assert codes(run(source, "python")) == [(4, "TL601")]
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # an Ansor record held in a string: the target inside is legacy
+    ("import tvm\nLOG = '{\"i\": [[\"[\\\\\"conv\\\\\", 1]\", \"llvm -keys=cpu -mcpu=broadwell\", "
+     "[8, 64]], []], \"r\": [[0.1], 0, 0.2, 1], \"v\": \"v0.6\"}'\n", [(2, "TL601")]),
+    ("import tvm\nCFG = '{\"target\": \"cuda -arch=sm_80\"}'\n", [(2, "TL601")]),
+    # JSON text of a target as TVM >= 0.24 reads it, and JSON without a target: quiet
+    ("import tvm\nT = '{\"kind\": \"cuda\", \"arch\": \"sm_80\"}'\n", []),
+    ("import tvm\nX = '{\"a\": [1, \"b -c\"]}'\n", []),
+])
+def test_json_text_holding_a_legacy_target_is_reported(source: str,
+                                                       expected: list[tuple[int, str]]) -> None:
+    assert codes(run(source, "python")) == expected
+    twice_same(source, "python")
