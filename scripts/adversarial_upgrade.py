@@ -1,6 +1,6 @@
 """Attack ``targetlang upgrade`` as someone trying to break it would, and time its readers.
 
-    python3 scripts/adversarial_upgrade.py [--scaling] [--cases] [--signals]
+    python3 scripts/adversarial_upgrade.py [--scaling] [--cases] [--signals] [--program]
 
 ``--cases``: deep and huge files of every type, invalid JSON/YAML/TOML/notebooks, FIFOs,
 sockets and unreadable directories in a walked tree; each must end in a report or an error
@@ -9,6 +9,11 @@ line, never a traceback or a hang, and leave every file byte for byte unless it 
 seconds per file and per 10k lines (linear means that figure stays flat).
 ``--signals``: ``kill -9`` and SIGINT at moments through ``--write`` over a tree: every file
 old or new, exit 130 and no traceback on SIGINT, no temporary file left after the next run.
+``--program``: trees read as one program: modules that import each other in a ring, a chain
+longer than the upgrade follows, a module that does not parse, a FIFO named ``x.py``, and
+trees of 500 to 4000 modules that all import one another's names (every module a config
+and a user of the previous one's), timed: seconds per module stays flat when the reading
+across modules is linear.
 """
 
 from __future__ import annotations
@@ -236,13 +241,74 @@ def run_signals() -> int:
     return failures
 
 
+def program_cases() -> int:
+    """Trees read as one program: each ends in reports, never a traceback, a hang or a
+    guess; and the time per module of a tree of N modules that use each other's names."""
+    failures = 0
+    trees = {
+        "ring": {"a.py": "import tvm\nfrom b import T\ntvm.target.Target(T)\n",
+                 "b.py": "from c import T\n", "c.py": "from a import T\n"},
+        "chain": {"m0.py": f"T = '{LEGACY}'\n", **{f"m{i}.py": f"from m{i - 1} import T\n"
+                                                     for i in range(1, 40)},
+                  "main.py": "import tvm\nfrom m39 import T\ntvm.target.Target(T)\n"},
+        "unreadable": {"a.py": "import tvm\nfrom b import T\ntvm.target.Target(T)\n",
+                       "b.py": "T = ('\n"},
+        "calls": {"a.py": ("import tvm\nfrom b import g\ndef f(t):\n    g(t)\n"
+                           "    tvm.target.Target(t)\n"),
+                  "b.py": "from a import f\ndef g(t):\n    f(t)\n",
+                  "c.py": f"from a import f\nf('{LEGACY}')\n"},
+    }
+    for name, files in trees.items():
+        with tempfile.TemporaryDirectory() as work:
+            root = Path(work)
+            for file, text in files.items():
+                (root / file).write_text(text, encoding="utf-8")
+            if name == "ring":
+                os.mkfifo(root / "x.py")
+            before = {p.name: p.read_bytes() for p in root.iterdir() if p.is_file()}
+            done = subprocess.run([sys.executable, "-m", "targetlang", "upgrade", "--write",
+                                   str(root)], capture_output=True, text=True, timeout=120,
+                                  env={**os.environ, "PYTHONPATH": str(REPO)})
+            after = {p.name: p.read_bytes() for p in root.iterdir() if p.is_file()}
+            codes = sorted({word for line in done.stderr.splitlines()
+                            for word in line.split() if word.startswith("TL") and
+                            word[2:].isdigit()})
+            ok = "Traceback" not in done.stderr and done.returncode in (1, 2)
+            if name != "calls":
+                ok = ok and after == before  # nothing guessed
+            print(f"program {name}: exit {done.returncode}, codes {codes}, files "
+                  f"{'unchanged' if after == before else 'changed'}"
+                  f"{'' if ok else '  FAILED'}")
+            failures += not ok
+    for count in (500, 1000, 2000, 4000):
+        with tempfile.TemporaryDirectory() as work:
+            root = Path(work)
+            for i in range(count):
+                previous = f"from m{i - 1} import T{i - 1}\n" if i else ""
+                use = f"t = tvm.target.Target(T{i - 1})\n" if i else ""
+                (root / f"m{i}.py").write_text(
+                    f"import tvm\n{previous}T{i} = 'llvm -mcpu=skylake -num-cores={i % 64 + 1}'\n"
+                    f"{use}", encoding="utf-8")
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "targetlang", "upgrade", "--jobs",
+                                   "1", "-q", str(root)], capture_output=True, text=True,
+                                  timeout=3600, env={**os.environ, "PYTHONPATH": str(REPO)})
+            spent = time.perf_counter() - start
+            print(f"program of {count} modules: {spent:.2f} s, {1000 * spent / count:.2f} ms "
+                  f"a module (exit {done.returncode}, {done.stdout.count('+T')} rewritten)")
+    return failures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--cases", action="store_true")
     parser.add_argument("--signals", action="store_true")
+    parser.add_argument("--program", action="store_true")
     args = parser.parse_args()
     failures = 0
+    if args.program:
+        failures += program_cases()
     if args.cases:
         failures += run_cases()
     if args.signals:

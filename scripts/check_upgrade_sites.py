@@ -37,23 +37,39 @@ from check_migration_releases import RELEASES, SHARED, accept, differences, orac
 
 import targetlang as tl
 from targetlang import presets
+from targetlang.migration._program import Program
 from targetlang.pyscripts import NEWEST_RELEASE, apply_edits, migrate_file
 
+#: The JSON releases of TVM a rewritten value is checked on (TVM TIRx is another product:
+#: a tree is upgraded for it with --to tirx-0.1, and checked by check_migration_releases.py).
+TVM_RELEASES = [release for release in RELEASES if not release.startswith("tirx")]
 #: Classes of reports, by what their message says.
 CLASSES = [
-    ("run time: a parameter (its callers decide)", re.compile(r"is the parameter '")),
+    ("moved meaning: a rewritten target compiled otherwise (TL71x)",
+     re.compile(r"compiles it otherwise")),
+    ("moved meaning: an option that left the target (TL72x)", re.compile(r"has no place in a target")),
+    ("across modules: a cycle (TL801)", re.compile(r"leads back where it started")),
+    ("across modules: a module that cannot be read (TL802)", re.compile(r"cannot be read as Python")),
+    ("across modules: a module not in the run (TL803)", re.compile(r"not among the files of this run")),
+    ("a parameter of an importable function (TL804)", re.compile(r"other modules can import and call")),
+    ("a parameter pytest gives from a fixture not in the program",
+     re.compile(r"which pytest gives at run time")),
+    ("a parameter of a method", re.compile(r"is the parameter '[^']*' of the method")),
+    ("a parameter whose known callers pass run-time values", re.compile(r"whose callers pass values")),
     ("run time: the command line", re.compile(r"the command-line option|is read by Target at run time")),
     ("run time: f-string / computed string", re.compile(r"f-string|computed string")),
     ("run time: a call's result", re.compile(r"the result of ")),
-    ("run time: a variable bound more than once / elsewhere",
-     re.compile(r"the variable '[^']*'(, bound more than once|:)")),
-    ("run time: an item of a loop (tvm.testing.enabled_targets(), ...)",
-     re.compile(r"unpacked from an item of|an item of ")),
-    ("run time: imported from another module", re.compile(r"imported from another module")),
-    ("run time: other expression", re.compile(r"known only at run time")),
+    ("run time: a variable bound more than once", re.compile(r"bound more than once")),
+    ("run time: an attribute", re.compile(r"is the attribute |, the attribute ")),
+    ("run time: an item of a collection only run time fills", re.compile(r"an item of ")),
+    ("run time: a removed helper's run-time arguments", re.compile(r"has arguments known only at run time")),
+    ("run time: other expression", re.compile(r"only run time knows")),
     ("legacy string of unknown use", re.compile(r"whose use here is not known")),
     ("property of something that looks like a Target", re.compile(r"looks like a Target")),
     ("property computed by TVM 0.21", re.compile(r"is a Target, and")),
+    ("kept: also a device name, compared, a string, formatted (TL30x)",
+     re.compile(r"is also used as something else")),
+    ("tvm.runtime.enabled of a legacy text (TL504)", re.compile(r"reads a bare kind name there")),
     ("cannot be migrated without loss", re.compile(r"without loss")),
     ("helper import kept", re.compile(r"removed from tvm.target in TVM 0.24")),
     ("not a target in any release", re.compile(r"not a target in any release")),
@@ -145,19 +161,28 @@ def main() -> int:
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--runtime", action="store_true")
     parser.add_argument("--no-oracle", action="store_true")
+    parser.add_argument("--each-file", action="store_true",
+                        help="read each file on its own (not the tree as one program)")
+    parser.add_argument("--list", type=Path, help="write every report (PATH:LINE: CODE message)")
     args = parser.parse_args()
     files = sorted(p for tree in args.trees for p in tree.rglob("*.py") if p.is_file())
+    program = None if args.each_file else Program.of_files(
+        [str(p) for p in files], roots=[str(t) for t in args.trees], target_dialect=args.to)
+    listing: list[str] = []
     changed = 0
     kinds: Counter[str] = Counter()
     reports: Counter[str] = Counter()
     broken: list[str] = []
     values: dict[tuple[str, str], dict[str, Any]] = {}
     unchecked: Counter[str] = Counter()
+    codes: Counter[str] = Counter()
     for path in files:
         result = migrate_file(path, target_dialect=args.to, full=args.full,
-                              runtime=args.runtime)
+                              runtime=args.runtime, program=program)
         for finding in result.findings:
             reports[classify(finding.message)] += 1
+            codes[finding.code] += 1
+            listing.append(f"{finding.path}:{finding.line}: {finding.code} {finding.message}")
         if not result.changed:
             continue
         changed += 1
@@ -182,9 +207,13 @@ def main() -> int:
             values.setdefault((pair[0], json.dumps(pair[1], sort_keys=True)), pair[1])
     print(f"{len(files)} files, {changed} changed; sites: " +
           ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) +
-          f"; {sum(reports.values())} reported")
+          f"; {sum(reports.values())} reported" +
+          (" (each file on its own)" if args.each_file else " (the tree as one program)"))
     for name, count in reports.most_common():
         print(f"  reported {count:5d}  {name}")
+    print("  by code: " + ", ".join(f"{code} {n}" for code, n in sorted(codes.items())))
+    if args.list:
+        args.list.write_text("".join(line + "\n" for line in listing), encoding="utf-8")
     print(f"rewritten sites that are no target value (not sent to the oracles): "
           f"{dict(unchecked)}")
     for line in broken:
@@ -194,7 +223,7 @@ def main() -> int:
     keys = list(values)
     old_answers = query_021([text for text, _ in keys])
     problems = 0
-    for release in RELEASES:
+    for release in TVM_RELEASES:
         kinds_new = tl.kinds(f"tvm-{release}")
 
         def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:

@@ -41,9 +41,12 @@ from typing import Any
 
 from shelf import REPO
 
+from targetlang.migration._program import Program
 from targetlang.upgrade import FileResult, Options, file_type, upgrade_file, walk
 
 Counts = collections.Counter[tuple[str, str, str]]  # (file type, site class, outcome)
+#: reports by (file type, code), over every project of the run
+CODES_SEEN: collections.Counter[tuple[str, str]] = collections.Counter()
 
 
 def tree_of(spec: str, into: Path) -> tuple[Path, str]:
@@ -184,9 +187,13 @@ def run(name: str, spec: str, work: Path, counts: Counts, reports: dict[str, lis
     files: collections.Counter[str] = collections.Counter()
     changed: collections.Counter[str] = collections.Counter()
     project: Counts = collections.Counter()
-    options = Options()
+    entries = list(walk([str(tree)]))
+    # the project's Python files read as one program, as `targetlang upgrade TREE` reads them
+    program = Program.of_files([p for p, kind in entries if kind == "python"],
+                               roots=[str(tree)])
+    options = Options(program=program)
     invalid = 0
-    for path, kind in walk([str(tree)]):
+    for path, kind in entries:
         try:
             result = upgrade_file(path, file_type=kind, write=True, options=options)
         except OSError as error:
@@ -205,8 +212,9 @@ def run(name: str, spec: str, work: Path, counts: Counts, reports: dict[str, lis
             project[(kind, site, "reported")] += count
         for finding in result.findings:
             if finding is not result.invalid:
+                CODES_SEEN[(kind, finding.code)] += 1
                 reports.setdefault(f"{kind} / {_site_of(result, finding)}", []).append(
-                    f"{name}: {os.path.relpath(str(finding), tree)}")
+                    f"{name}: {os.path.relpath(str(finding), tree)}".replace(f"{tree}/", ""))
         why = intact(result)
         if why is not None:
             failures.append(f"{name}: {os.path.relpath(path, tree)}: {why}")
@@ -235,7 +243,7 @@ def release_check(originals: dict[str, Any], label: str) -> list[str]:
     from targetlang.migration._sites import Rewritten, convert_value, json_text
 
     lines = []
-    for release in cmr.RELEASES:
+    for release in [r for r in cmr.RELEASES if not r.startswith("tirx")]:
         kinds_new = tl.kinds(f"tvm-{release}")
 
         def kind_new(kind: str, kinds_new: Any = kinds_new) -> Any:
@@ -401,6 +409,8 @@ def main() -> None:
     for kind, site in keys:
         print(f"  {kind:9} {site:22} {counts[(kind, site, 'rewritten')]:6} "
               f"{counts[(kind, site, 'bridged')]:6} {counts[(kind, site, 'reported')]:6}")
+    print("\nreports by file type and code: " + ", ".join(
+        f"{kind} {code} {n}" for (kind, code), n in sorted(CODES_SEEN.items())))
     print(f"\nintact: {len(failures)} files not intact or not readable")
     for failure in failures:
         print(f"  {failure}")

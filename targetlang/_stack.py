@@ -10,6 +10,7 @@ where it was asked).
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -36,3 +37,18 @@ def with_stack_room(function: Callable[P, R]) -> Callable[P, R]:
             sys.setrecursionlimit(limit)
 
     return wrapper
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def caller_level() -> int:
+    """The ``stacklevel`` that points a warning at the first frame outside targetlang (the
+    caller's line), however many of targetlang's own frames (a decorator, a helper) lie
+    between: for a ``warnings.warn`` called by the function that calls this."""
+    frame = sys._getframe(1)  # the function about to warn
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level

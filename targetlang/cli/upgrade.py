@@ -252,6 +252,7 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
     except ConfigError as error:
         io.error(str(error))
         return EXIT_USAGE
+    tasks = _one_program(tasks, paths)
     for item in _process(tasks, args.jobs):
         if isinstance(item, tuple):
             path, why = item
@@ -274,6 +275,26 @@ def run(paths: Iterable[str], io: Io, *, args: argparse.Namespace, mode: str,
     if args.exit_zero and status != EXIT_USAGE:
         return EXIT_OK
     return status
+
+
+def _one_program(tasks: list[Task | tuple[str, str]], paths: list[str]
+                 ) -> list[Task | tuple[str, str]]:
+    """The tasks with the run's Python files read as one program (every file type's task
+    gets it: notebooks and code blocks import the project's modules too)."""
+    import dataclasses
+
+    from ..migration._program import Program  # on first use
+
+    python = [t for t in tasks if isinstance(t, Task) and t.kind == "python"]
+    if not python:
+        return tasks
+    first = python[0].options
+    program = Program.of_files([t.path for t in python],
+                               roots=[p for p in paths if os.path.isdir(p)],
+                               target_dialect=first.target_dialect,
+                               environment=first.environment)
+    return [dataclasses.replace(t, options=dataclasses.replace(t.options, program=program))
+            if isinstance(t, Task) else t for t in tasks]
 
 
 def _stdin(io: Io, args: argparse.Namespace, mode: str, only: str | None, planner: Planner,
@@ -328,12 +349,28 @@ def _work(task: Task) -> Any:
 _BUSY = threading.Lock()
 
 
-def _worker_start(parent: int) -> None:
+def _shared_program(files: Sequence[Task]) -> tuple[int, Any, dict[str, Any]] | None:
+    """The run's program as a worker adopts it: its number here, its index and options."""
+    program = next((t.options.program for t in files if t.options.program is not None), None)
+    if program is None:
+        return None
+    from ..migration._program import register  # on first use
+
+    return register(program), program.index, {"target_dialect": program.target_dialect,
+                                               "environment": program.environment}
+
+
+def _worker_start(parent: int, shared: tuple[int, Any, dict[str, Any]] | None = None) -> None:
     """A worker leaves Ctrl-C to the parent (which stops the pool), and ends when the parent
-    is gone (killed outright, it cannot stop the pool: its workers would wait forever)."""
+    is gone (killed outright, it cannot stop the pool: its workers would wait forever); it
+    takes the run's program (inherited, or rebuilt from its index)."""
     import signal
     import time
 
+    if shared is not None:
+        from ..migration._program import adopt  # on first use
+
+        adopt(*shared)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
@@ -359,10 +396,11 @@ def _process(tasks: Sequence[Task | tuple[str, str]], jobs: int | None) -> Itera
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    shared = _shared_program(files)
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files)),
                                                 mp_context=context,
                                                 initializer=_worker_start,
-                                                initargs=(os.getpid(),)) as pool:
+                                                initargs=(os.getpid(), shared)) as pool:
         try:
             done = iter(pool.map(work, files, chunksize=max(1, min(16, len(files) //
                                                                   (jobs * 4)))))

@@ -22,9 +22,10 @@ value, each parent is asked what it does with it:
   ``in``, a ``match``, a dict key), a string method, indexing, ``len``, iteration, a larger
   string, or code this module does not show (a function of another module, a method).
 
-Values that leave the module (a public module-level name, the result of a public
-function) are followed only as far as this module goes: :class:`Outside` is where a
-whole-program reading plugs in what other modules do with them.
+Values that leave the module (a module-level name, a function's result, an argument of
+another module's function, a class attribute, a ``conftest.py``'s fixture) are followed by
+:class:`Outside`: the program's (:class:`targetlang.migration._program.ProgramOutside`) says
+what the run's other modules do with them; :class:`Nowhere` (a module alone) says nothing.
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ from ._pyflow import Binding, Scopes
 
 __all__ = ["OTHER_CODES", "Flow", "Nowhere", "Outside", "Use", "argparse_dest"]
 
-#: The report code of each kind of other use.
+#: The report code of each kind of other use (``cycle``, ``unreadable``, ``far``: what a
+#: reading of the whole program met: modules that lead back to where they started, a module
+#: that cannot be read, a chain of more modules than it follows).
 OTHER_CODES = {"device": "TL301", "compared": "TL302", "string": "TL303",
-               "formatted": "TL304", "unknown": "TL305"}
+               "formatted": "TL304", "unknown": "TL305", "cycle": "TL801",
+               "unreadable": "TL802", "far": "TL805"}
 #: TVM calls whose first argument is a device name, or a target text of which they read the
 #: first word themselves (``tvm.runtime.enabled("llvm -mtriple=...")``, TVM 0.21's
 #: ``tvm.testing.device_enabled``, which splits it): JSON text breaks them (checked in the
@@ -79,10 +83,19 @@ class Use:
     line: int
     #: a neutral use that only shows the value (printed, logged, a message)
     shown: bool = False
+    #: the module it is in, when not the value's own (as the run names the file)
+    path: str = ""
 
     @property
     def other(self) -> bool:
         return self.kind in OTHER_CODES
+
+    @property
+    def where(self) -> str:
+        """``line N``, or ``PATH:N`` in another module (or ``PATH`` alone)."""
+        if self.path:
+            return f"{self.path}:{self.line}" if self.line else self.path
+        return f"line {self.line}"
 
 
 class Outside(Protocol):
@@ -98,6 +111,12 @@ class Outside(Protocol):
     def returned(self, function: ast.AST) -> list[Use]:
         """The uses other modules make of what ``function`` returns."""
 
+    def attribute(self, holder: str, name: str) -> list[Use]:
+        """The uses other modules make of the class attribute ``holder.name``."""
+
+    def fixture(self, name: str) -> list[Use]:
+        """The uses the tests of other modules make of this module's pytest fixture."""
+
 
 class Nowhere:
     """One module on its own: nothing is known of other modules, and nothing seen there."""
@@ -111,6 +130,12 @@ class Nowhere:
     def returned(self, function: ast.AST) -> list[Use]:
         return []
 
+    def attribute(self, holder: str, name: str) -> list[Use]:
+        return []
+
+    def fixture(self, name: str) -> list[Use]:
+        return []
+
 
 class Flow:
     """The uses of values in one module.
@@ -122,11 +147,13 @@ class Flow:
 
     def __init__(self, scopes: Scopes, *, role: Callable[[ast.Call, ast.expr], str | None],
                  callee: Callable[[ast.expr], str | None],
-                 outside: Outside | None = None) -> None:
+                 outside: Outside | None = None,
+                 is_module: Callable[[ast.expr], bool] | None = None) -> None:
         self.scopes = scopes
         self.role = role
         self.callee = callee
         self.outside = outside or Nowhere()
+        self.is_module = is_module or (lambda node: False)
         self._reads: dict[str, list[ast.Name]] | None = None
         self._bound_to: dict[int, list[Binding]] | None = None
         self._scope_of_binding: dict[int, ast.AST] = {}
@@ -188,6 +215,28 @@ class Flow:
         self._value(node, out, 0, set(), False)
         return out
 
+    def binding_uses(self, binding: Binding) -> list[Use]:
+        """Every use of the value a binding gives its name (a parameter, an import)."""
+        out: list[Use] = []
+        self._name_reads(binding, out, 0, set(), False, False)
+        return out
+
+    def attribute_uses(self, name: str, holder: str | None = None) -> list[Use]:
+        """The uses of every read of an attribute ``name`` in this module that may be a
+        class's (an instance goes anywhere: only reads of a module's or TVM's names are
+        left out)."""
+        if self._attributes is None:
+            self._attributes = {}
+            for node in self.scopes.of(ast.Attribute):
+                self._attributes.setdefault(node.attr, []).append(node)
+        out: list[Use] = []
+        seen: set[tuple[int, bool]] = set()
+        for node in self._attributes.get(name, []):
+            if isinstance(node.ctx, ast.Load) and not (self.callee(node) or "").startswith(
+                    "tvm.") and not self.is_module(node.value):
+                self._value(node, out, 1, seen, False)
+        return out
+
     def _line(self, node: ast.AST) -> int:
         return getattr(node, "lineno", 0) or getattr(self.scopes.statement(node), "lineno", 0)
 
@@ -200,9 +249,15 @@ class Flow:
         for read in self.binding_reads(binding):
             self._next(read, out, depth, seen, container, derived)
         scope = self._scope_of_binding.get(id(binding))
-        if scope is self.scopes.tree and not binding.name.startswith("_"):
-            for use in self.outside.exported(binding.name):
-                out.append(use)
+        if scope is self.scopes.tree:
+            out += self.outside.exported(binding.name)
+        elif isinstance(scope, ast.ClassDef):  # a class attribute: read as an attribute
+            key = (id(binding), True)
+            if key not in seen:
+                seen.add(key)
+                for attribute in self._class_reads(binding.name):
+                    self._value(attribute, out, depth + 1, seen, derived)
+                out += self.outside.attribute(scope.name, binding.name)
         if self._augmented is None:
             self._augmented = {}
             for node in self.scopes.of(ast.AugAssign):
@@ -215,6 +270,14 @@ class Flow:
                     self.scopes.lookup(target.id, target)[0] is scope:  # type: ignore[index]
                 self._add(out, "formatted", f"{target.id} {_OPS.get(type(node.op), '?')}= ...",
                           node, derived)
+
+    def _class_reads(self, name: str) -> list[ast.Attribute]:
+        if self._attributes is None:
+            self.attribute_uses("")  # builds the index
+        assert self._attributes is not None
+        return [node for node in self._attributes.get(name, [])
+                if isinstance(node.ctx, ast.Load) and not self.is_module(node.value) and
+                not (self.callee(node) or "").startswith("tvm.")]
 
     def _next(self, node: ast.expr, out: list[Use], depth: int, seen: set[tuple[int, bool]],
               container: bool, derived: bool) -> None:
@@ -422,8 +485,9 @@ class Flow:
         function = binding.node if binding is not None else None
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        if any(isinstance(a, ast.Starred) for a in call.args):
-            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or \
+                (keyword is None and not any(a is node for a in call.args)):
+            return None  # (``**kwargs``: which parameter it fills is not known)
         arguments = function.args
         if keyword is not None:
             chosen = next((a for a in [*arguments.posonlyargs, *arguments.args,
@@ -484,7 +548,7 @@ class Flow:
                 self._next(parent, out, depth, seen, container, derived)
             else:
                 self._add(out, "unknown", f"{function.name} passed on", read, derived)
-        if not function.name.startswith("_"):
+        if self.scopes.enclosing(function) is self.scopes.tree:
             out.extend(self.outside.returned(function))
 
     def _option(self, call: ast.Call, out: list[Use], depth: int, seen: set[tuple[int, bool]],
@@ -587,6 +651,13 @@ class Flow:
             if isinstance(joined, ast.JoinedStr):
                 self._larger(joined, "an f-string", out, depth, seen)
             return
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) and \
+                node is parent.right:  # "%s: %s" % (target, why): the items go in the text
+            self._larger(parent, "%-formatting", out, depth, seen)
+            return
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+            self._container(parent, out, depth + 1, seen, derived)  # [a] + [b]: its items
+            return
         add(out, "unknown", f"a {type(parent).__name__.lower()}", parent, derived)
 
     def _is_dict(self, node: ast.expr) -> bool:
@@ -617,6 +688,12 @@ class Flow:
         if name.endswith("parametrize") and len(call.args) >= 2 and call.args[1] is node:
             self._parametrized(call, out, depth, seen, derived)
             return
+        if name.endswith("fixture") and keyword == "params":
+            decorated = self.scopes.parent.get(call)
+            if isinstance(decorated, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    self.fixture_returns_param(decorated):  # the tests that name it get it
+                self._parameters_named([decorated.name], None, out, depth, seen, derived)
+                return
         if isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument" and \
                 keyword == "choices":
             self._option(call, out, depth, seen, False, derived)
@@ -688,6 +765,28 @@ class Flow:
                 for binding in self.scopes.bindings.get(function, {}).get(name, []):
                     if binding.parameter is not None:
                         self._name_reads(binding, out, depth, seen, False, derived)
+        if functions is None:  # a conftest.py's fixture: the tests below it too
+            for name in names:
+                out += self.outside.fixture(name)
+
+    @staticmethod
+    def fixture_returns_param(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a fixture returns ``request.param`` (its first parameter's), and only
+        that."""
+        first = [*function.args.posonlyargs, *function.args.args][:1]
+        returns = [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+        return bool(first) and bool(returns) and all(
+            isinstance(r.value, ast.Attribute) and r.value.attr == "param" and
+            isinstance(r.value.value, ast.Name) and r.value.value.id == first[0].arg
+            for r in returns)
+
+    def fixture_uses(self, name: str) -> list[Use]:
+        """The uses the tests of this module make of a pytest fixture ``name``."""
+        out: list[Use] = []
+        self._parameters_named([name], [*self.scopes.of(ast.FunctionDef),
+                                        *self.scopes.of(ast.AsyncFunctionDef)], out, 0, set(),
+                               False)
+        return out
 
     def _parametrized(self, call: ast.Call, out: list[Use], depth: int,
                       seen: set[tuple[int, bool]], derived: bool) -> None:

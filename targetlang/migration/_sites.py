@@ -20,6 +20,7 @@ from .._memo import ORDINARY_CHARS
 from ..environment import Environment
 from ..errors import TargetError
 from ..target import Target, from_json, kinds, parse
+from .meaning import MeaningNote
 from .targets import (
     LEGACY_DIALECT,
     MeaningWarning,
@@ -27,11 +28,12 @@ from .targets import (
     MigrationWarning,
     detect_dialect,
     meaning_changes,
+    meaning_notes,
     migrate,
 )
 
 __all__ = ["NeedsPerson", "NotATarget", "Rewritten", "Unchanged", "SiteValue", "convert_value",
-           "json_text", "migrate_as_legacy", "minimal"]
+           "json_text", "meaning_report", "migrate_as_legacy", "minimal", "notes_of_legacy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +50,21 @@ class NotATarget:
 
 @dataclass(frozen=True, slots=True)
 class Rewritten:
-    """The TargetJSON the target release reads with the value's legacy meaning."""
+    """The TargetJSON the target release reads with the value's legacy meaning; ``notes``:
+    how the release compiles what the target uses otherwise than TVM 0.21 did (``TM1xx``)."""
 
     json: dict[str, Any]
+    notes: tuple[MeaningNote, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class NeedsPerson:
-    """A legacy target that cannot be rewritten without loss; ``reason`` says why."""
+    """A legacy target that cannot be rewritten without loss; ``reason`` says why.
+    ``moved``: a note for each option moved out of the target (``TM2xx``), when they are
+    the whole loss."""
 
     reason: str
+    moved: tuple[MeaningNote, ...] = ()
 
 
 SiteValue = Unchanged | NotATarget | Rewritten | NeedsPerson
@@ -107,10 +114,46 @@ def _convert(value: str, target_dialect: str, full: bool,
             return NeedsPerson(error.message)
     lost = [str(w.message) for w in caught if issubclass(w.category, MigrationWarning)
             and not issubclass(w.category, MeaningWarning)]  # (a meaning note is no loss)
+    notes = notes_of_legacy(value, target_dialect, environment)
     if lost:
+        moved = tuple(note for note in notes if not note.kept)
         return NeedsPerson(f"cannot be migrated without loss ({'; '.join(lost)}); "
-                           "see targetlang.migrate_config")
-    return Rewritten(migrated if full else minimal(migrated, target_dialect))
+                           "see targetlang.migrate_config",
+                           moved if len(moved) == len(lost) else ())
+    return Rewritten(migrated if full else minimal(migrated, target_dialect),
+                     tuple(note for note in notes if note.compiles))
+
+
+def notes_of_legacy(value: str | Target, target_dialect: str,
+                    environment: Environment | None = None) -> list[MeaningNote]:
+    """The moved-meaning notes of what a project that ran on TVM 0.21 meant by ``value``,
+    read as :func:`migrate_as_legacy` reads it (none where nothing reads it)."""
+    for source_dialect in (LEGACY_DIALECT, "auto"):
+        try:
+            return meaning_notes(value, source_dialect=source_dialect,
+                                 target_dialect=target_dialect, environment=environment)
+        except TargetError:
+            continue
+    return []
+
+
+def meaning_report(note: MeaningNote, what: str) -> tuple[str, str]:
+    """The report code and message of a moved-meaning note at a site (``what`` names it):
+    a TM1xx note of a rewritten site, a TM2xx note of a site left as it is (an option that
+    has no place in a target of the release)."""
+    from ._upgrade.codes import moved_meaning_code  # (the codes' table reads the notes)
+
+    where = f" (of its {note.path})" if note.path else ""
+    keep = (f"to keep TVM 0.21's meaning in {note.dialect}: {note.line}" if note.line else
+            f"nothing in {note.dialect} keeps TVM 0.21's meaning")
+    if note.kept:
+        text = (f"{what} is rewritten and reads the same, but {note.dialect} compiles it "
+                f"otherwise: {note.option}{where}: {note.message}; {keep} ({note.code})")
+    else:
+        text = (f"{what} holds {note.option}{where}, which has no place in a target of "
+                f"{note.dialect}: {note.message}; {keep}; left as it is: move the option "
+                f"there, drop it from the target and upgrade again ({note.code})")
+    return moved_meaning_code(note.code), text
 
 
 def migrate_as_legacy(value: str | Mapping[str, Any] | Target, target_dialect: str,

@@ -43,7 +43,7 @@ from .._memo import memoized
 from ..configuration import presets
 from ..target import Target as _Legacy
 from ._sites import migrate_as_legacy, minimal
-from .targets import LEGACY_DIALECT, MeaningWarning, meaning_notes
+from .targets import LEGACY_DIALECT
 
 __all__ = ["Target", "cuda", "rocm", "mali", "intel_graphics", "arm_cpu", "rasp", "bifrost",
            "riscv_cpu", "hexagon", "stm32", "adreno", "create", "release_dialect"]
@@ -130,11 +130,6 @@ def _config(value: str | Mapping[str, Any] | _Legacy, dialect: str) -> dict[str,
             answer: dict[str, Any] = json.loads(_text_config(value, dialect))
         else:
             answer = _uncached_config(value, dialect)
-            if isinstance(value, _Legacy):  # (migrate says how a release compiles a kind of
-                # text and dicts only; a helper's target is one of these)
-                for note in meaning_notes(value, target_dialect=dialect):
-                    if note.compiles:
-                        warnings.warn(str(note), MeaningWarning, stacklevel=1)
     for warning in caught:  # at the program's line: Target() or a helper, then _config
         warnings.warn(warning.message, warning.category, stacklevel=4)
     return answer

@@ -18,10 +18,15 @@ relative imports in a file inside a ``tvm`` package (``from ..target import Targ
 (:mod:`targetlang._pyflow`: in its own scope the last binding before the read that dominates
 it, in an enclosing scope or the module the only one), then through a list, tuple or dict
 display it indexes or a ``for`` iterates, the ``return`` of a function of the program, or the
-arguments of every call of a function only the program calls (nested, private, or in a test
-or script). A pytest parameter holds its ``parametrize`` / ``tvm.testing.parametrize_targets``
-/ ``tvm.testing.parameter(s)`` values. Anything else is known only at run time: a parameter
-its callers decide, a command-line option, an f-string, a concatenation, a call's result.
+arguments of every call of a function whose callers are all in the program (nested, private,
+or of a script or test module nothing imports). A pytest parameter holds its ``parametrize``
+/ ``tvm.testing.parametrize_targets`` / ``tvm.testing.parameter(s)`` values, or a
+``conftest.py``'s fixture. With the other modules of a run (``program``:
+:mod:`targetlang.migration._program`), names imported from them are followed into them (a
+constant, a class attribute, a function's return), and what they do with a value decides it
+as much as this module's uses. Anything else is known only at run time: a parameter of a
+function other modules can import, a command-line option, an f-string, a concatenation, a
+call's result; each report says why and how to help.
 
 **What a site becomes.** A legacy literal (one TVM 0.21 read and the target release refuses
 or reads otherwise: :func:`targetlang._sites.convert_value`) written in the target position
@@ -70,6 +75,7 @@ from pathlib import Path
 from .._files import unified_diff, write_atomically
 from .._lower.dialects import newest_release, releases
 from ..environment import Environment
+from ._program import Program
 from ._pysites import (
     Engine,
     Finding,
@@ -118,11 +124,12 @@ class ScriptResult:
 def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | None = None,
                    environment: Environment | None = None, runtime: bool = False,
                    full: bool = False, quiet: Quiet | None = None,
-                   assume_tvm: bool = False) -> ScriptResult:
+                   assume_tvm: bool = False, program: Program | None = None) -> ScriptResult:
     """Rewrite the legacy target literals of one Python source text (``target_dialect``
     None: the newest release the library knows). ``quiet``: what the configuration
     suppresses (the text's own ``# targetlang: ignore`` comments are read here);
-    ``assume_tvm``: ``tvm`` names TVM without an import (a documentation code block)."""
+    ``assume_tvm``: ``tvm`` names TVM without an import (a documentation code block);
+    ``program``: the modules read with it as one program (None: the text alone)."""
     target_dialect = target_dialect or newest_release()
 
     result = ScriptResult(path=path, original=text, text=text)
@@ -138,11 +145,12 @@ def migrate_source(text: str, *, path: str = "<string>", target_dialect: str | N
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; nested too deeply
         result.findings.append(Finding(path, 1, 0, f"not Python: {_why(error)}", "TL001"))
         return result
-    if not might_have_sites(text):
+    if not might_have_sites(text, properties=program is not None and len(
+            program.index.shown) > 1):
         return result
     engine = Engine(text, tree, path=path, target_dialect=target_dialect,
                     environment=environment, runtime=runtime, full=full, quiet=quiet,
-                    assume_tvm=assume_tvm)
+                    assume_tvm=assume_tvm, program=program)
     engine.run()
     result.findings = engine.findings
     result.rewrites = engine.rewrites
@@ -198,8 +206,9 @@ def _why(error: BaseException) -> str:
 def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
                  target_dialect: str | None = None,
                  environment: Environment | None = None, runtime: bool = False,
-                 full: bool = False) -> ScriptResult:
-    """Rewrite one file's legacy target literals; with ``write`` replace it atomically."""
+                 full: bool = False, program: Program | None = None) -> ScriptResult:
+    """Rewrite one file's legacy target literals; with ``write`` replace it atomically
+    (``program``: the modules read with it as one program)."""
 
     file = Path(path)
     kind = os.stat(file).st_mode  # before opening: opening a FIFO waits for its writer
@@ -213,7 +222,8 @@ def migrate_file(path: str | os.PathLike[str], *, write: bool = False,
         return ScriptResult(path=str(path), original="", text="", findings=[decoded])
     text, encoding = decoded
     result = migrate_source(text, path=str(path), target_dialect=target_dialect,
-                            environment=environment, runtime=runtime, full=full)
+                            environment=environment, runtime=runtime, full=full,
+                            program=program)
     if write and result.changed:
         try:
             data = result.text.encode(encoding)

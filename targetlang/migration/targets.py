@@ -50,7 +50,7 @@ from .._lower.dialects import (
 )
 from .._lower.specialize import MOVED_TO_COMPONENT
 from .._schema.compilation import facts
-from .._stack import with_stack_room
+from .._stack import caller_level, with_stack_room
 from ..configuration.backends import Executor, Runtime
 from ..configuration.config import CompilationConfig
 from ..environment import Environment
@@ -367,7 +367,8 @@ def _check_dialects(source_dialect: str, target_dialect: str) -> None:
 
 
 def _warn(message: str, category: type[MigrationWarning] = MigrationWarning) -> None:
-    warnings.warn(message, category, stacklevel=3)
+    """A warning at the caller's line (the first frame outside targetlang)."""
+    warnings.warn(message, category, stacklevel=caller_level())
 
 
 def _notes(outcome: _Outcome, target_dialect: str) -> list[MeaningNote]:
@@ -376,13 +377,9 @@ def _notes(outcome: _Outcome, target_dialect: str) -> list[MeaningNote]:
                     text=outcome.text)
 
 
-def _warn_notes(notes: list[MeaningNote], source: TargetSource) -> None:
-    """Warn with each note. How a release compiles a kind (``TM1xx``) is said of text and
-    dicts, what ``migrate`` reads as legacy meaning; a Target passed in was read already
-    (a preset's, say): :func:`meaning_notes` has those notes for any source."""
+def _warn_notes(notes: list[MeaningNote]) -> None:
+    """Warn with each note, whatever the source (text, a dict, a Target)."""
     for note in notes:
-        if note.compiles and isinstance(source, Target):
-            continue
         if note.kept:
             _warn(str(note), MeaningWarning)
         else:  # an option left out of the target
@@ -437,7 +434,7 @@ def migrate(source: TargetSource, *, source_dialect: str = "auto",
         if (path, f"-{old}") not in said:
             _warn(f"{json_path(path, old)} is {new!r} in {target_dialect} (renamed)",
                   MeaningWarning)
-    _warn_notes(notes, source)
+    _warn_notes(notes)
     return outcome.json
 
 
@@ -468,7 +465,7 @@ def migrate_config(source: TargetSource, *, source_dialect: str = "auto",
             options.setdefault(key, value)
     for item in outcome.lost:
         _warn(f"{item}: no equivalent in {target_dialect}; dropped")
-    _warn_notes([note for note in _notes(outcome, target_dialect) if note.kept], source)
+    _warn_notes([note for note in _notes(outcome, target_dialect) if note.kept])
     executor = runtime = None
     executor_options = {k: options[k] for k in _EXECUTOR_OPTIONS if k in options}
     if "executor" in options or executor_options:

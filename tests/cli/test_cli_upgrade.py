@@ -20,8 +20,8 @@ from test_cli import SCRIPT, needs_script
 from targetlang.cli import main
 from targetlang.migration._sites import Rewritten, convert_value, json_text
 
-PY = 'import tvm\nt = tvm.target.Target("cuda -model=v100")\n'
-YAML = 'target: "cuda -model=v100"\n'
+PY = 'import tvm\nt = tvm.target.Target("llvm -mcpu=skylake")\n'
+YAML = 'target: "llvm -mcpu=skylake"\n'
 
 
 def cli(*argv: str) -> tuple[int, str, str]:
@@ -40,15 +40,15 @@ def project(root: Path) -> dict[str, bytes]:
     files = {
         "src/a.py": PY.encode(),
         "conf/c.yaml": YAML.encode(),
-        "run.sh": b'python t.py --target "cuda -model=v100"\n',
+        "run.sh": b'python t.py --target "llvm -mcpu=skylake"\n',
         ".hidden/x.py": PY.encode(),
         "venv/lib/x.py": PY.encode(),
         "env2/pyvenv.cfg": b"home = /usr\n",
         "env2/y.py": PY.encode(),
         "build/z.py": PY.encode(),
-        "node_modules/m/q.json": b'{"t": "cuda -model=v100"}',
+        "node_modules/m/q.json": b'{"t": "llvm -mcpu=skylake"}',
         "pkg.egg-info/w.py": PY.encode(),
-        "notes.txt": b"cuda -model=v100\n",
+        "notes.txt": b"llvm -mcpu=skylake\n",
     }
     for name, data in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -90,7 +90,7 @@ def test_write_and_check(tmp_path: Path) -> None:
     assert cli("upgrade", "--check", str(tmp_path))[0] == 1
     code, out, err = cli("upgrade", "--write", str(tmp_path))
     assert code == 0 and out == "" and err.count("rewrote ") == 3
-    assert (tmp_path / "conf/c.yaml").read_text() == f"target: '{new('cuda -model=v100')}'\n"
+    assert (tmp_path / "conf/c.yaml").read_text() == f"target: '{new('llvm -mcpu=skylake')}'\n"
     code, _, err = cli("upgrade", "--check", str(tmp_path))
     assert code == 0, err
     assert (tmp_path / ".hidden/x.py").read_bytes() == PY.encode()
@@ -113,7 +113,7 @@ def test_unreadable_is_exit_2_after_the_others_and_invalid_is_exit_1(tmp_path: P
     (tmp_path / "b_bad.json").write_text("{'single': 'quotes'}")
     (tmp_path / "c_latin.yaml").write_bytes(b"t: caf\xe9\n")
     (tmp_path / "d_good.py").write_text(PY)
-    (tmp_path / "e_good.toml").write_text('target = "cuda -model=v100"\n')
+    (tmp_path / "e_good.toml").write_text('target = "llvm -mcpu=skylake"\n')
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     code, _, err = cli("upgrade", "--write", str(tmp_path / "missing.py"), str(tmp_path))
     assert code == 2
@@ -144,14 +144,14 @@ def test_an_unwritable_directory_is_exit_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "data"), [
-    ("crlf.py", b'import tvm\r\nt = tvm.target.Target("cuda -model=v100")\r\n\tx = 1\r\n'[:-9]),
-    ("bom.py", b'\xef\xbb\xbfimport tvm\nt = tvm.target.Target("cuda -model=v100")\n'),
+    ("crlf.py", b'import tvm\r\nt = tvm.target.Target("llvm -mcpu=skylake")\r\n\tx = 1\r\n'[:-9]),
+    ("bom.py", b'\xef\xbb\xbfimport tvm\nt = tvm.target.Target("llvm -mcpu=skylake")\n'),
     ("cookie.py", b'# -*- coding: latin-1 -*-\nimport tvm\n# caf\xe9\n'
-                  b't = tvm.target.Target("cuda -model=v100")\n'),
-    ("crlf.yaml", b'a: 1\t# a tab\r\ntarget: "cuda -model=v100"\r\n'),
-    ("bom.toml", b'\xef\xbb\xbftarget = "cuda -model=v100"\r\n'),
-    ("crlf.sh", b'TARGET="cuda -model=v100"\r\n\techo $TARGET\r\n'),
-    ("bom.md", b'\xef\xbb\xbf```sh\r\nTARGET="cuda -model=v100"\r\n```\r\n'),
+                  b't = tvm.target.Target("llvm -mcpu=skylake")\n'),
+    ("crlf.yaml", b'a: 1\t# a tab\r\ntarget: "llvm -mcpu=skylake"\r\n'),
+    ("bom.toml", b'\xef\xbb\xbftarget = "llvm -mcpu=skylake"\r\n'),
+    ("crlf.sh", b'TARGET="llvm -mcpu=skylake"\r\n\techo $TARGET\r\n'),
+    ("bom.md", b'\xef\xbb\xbf```sh\r\nTARGET="llvm -mcpu=skylake"\r\n```\r\n'),
 ])
 def test_encodings_and_line_endings_are_kept(tmp_path: Path, name: str, data: bytes) -> None:
     path = tmp_path / name
@@ -159,7 +159,7 @@ def test_encodings_and_line_endings_are_kept(tmp_path: Path, name: str, data: by
     code, _, err = cli("upgrade", "--write", str(path))
     assert code == 0, err
     written = path.read_bytes()
-    old_value = b'"cuda -model=v100"' if b'"cuda' in data else b"'cuda -model=v100'"
+    old_value = b'"llvm -mcpu=skylake"' if b'"llvm' in data else b"'llvm -mcpu=skylake'"
     assert written.count(b"\r\n") == data.count(b"\r\n")
     assert written.startswith(b"\xef\xbb\xbf") == data.startswith(b"\xef\xbb\xbf")
     assert written.count(b"\t") == data.count(b"\t")
@@ -179,7 +179,7 @@ def test_links_are_treated_as_the_atomic_writer_treats_them(tmp_path: Path) -> N
     os.link(real, hard)
     code, _, err = cli("upgrade", "--write", str(link))
     assert code == 0, err
-    assert link.is_symlink() and new("cuda -model=v100") in real.read_text()
+    assert link.is_symlink() and new("llvm -mcpu=skylake") in real.read_text()
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
     assert hard.read_text() == YAML  # like sed -i: the other name keeps the old content
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
@@ -198,8 +198,8 @@ def test_a_link_met_in_the_walk_is_not_followed(tmp_path: Path) -> None:
 def test_a_run_killed_at_any_moment_leaves_each_file_old_or_new(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     tree.mkdir()
-    kinds = {"py": PY, "yaml": YAML, "sh": 'T="cuda -model=v100"\n',
-             "json": '{"target": "cuda -model=v100"}\n'}
+    kinds = {"py": PY, "yaml": YAML, "sh": 'TARGET="llvm -mcpu=skylake"\n',
+             "json": '{"target": "llvm -mcpu=skylake"}\n'}
     for number in range(40):
         for ending, text in kinds.items():
             (tree / f"f{number}.{ending}").write_text(text)
@@ -225,8 +225,8 @@ def test_a_run_killed_at_any_moment_leaves_each_file_old_or_new(tmp_path: Path) 
 
 def test_notebook_json_bytes_outside_the_source_string_are_kept(tmp_path: Path) -> None:
     text = ('{\n "cells": [\n  {\n   "cell_type": "code",\n   "execution_count": 1,\n'
-            '   "metadata": {"z": 1, "a": 2},\n   "outputs": [{"text": "cuda -model=v100"}],\n'
-            '   "source": ["import tvm\\n", "tvm.target.Target(\\"cuda -model=v100\\")"]\n'
+            '   "metadata": {"z": 1, "a": 2},\n   "outputs": [{"text": "llvm -mcpu=skylake"}],\n'
+            '   "source": ["import tvm\\n", "tvm.target.Target(\\"llvm -mcpu=skylake\\")"]\n'
             '  }\n ],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 4\n}')
     path = tmp_path / "n.ipynb"
     path.write_text(text)

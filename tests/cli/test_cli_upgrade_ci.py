@@ -18,7 +18,7 @@ from conftest import REPO, TESTS
 from targetlang.cli import main
 from targetlang.migration._upgrade.codes import CODES
 
-LEGACY = "cuda -arch=sm_80"
+LEGACY = "rocm -mcpu=gfx908"
 
 
 def cli(*argv: str, stdin: str = "", cwd: Path | None = None,

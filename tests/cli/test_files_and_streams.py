@@ -66,7 +66,7 @@ def _script(tmp_path: Path, name: str, target: str) -> Path:
 
 
 def test_migrate_py_write_takes_the_files_after_the_flags(tmp_path: Path) -> None:
-    a = _script(tmp_path, "a.py", "cuda -model=v100")
+    a = _script(tmp_path, "a.py", "llvm -mcpu=skylake")
     b = _script(tmp_path, "b.py", "llvm -device=arm_cpu")
     code, out, err = cli("migrate", "--py", "--write", str(a), str(b))
     assert code == 0, err
@@ -183,7 +183,7 @@ SPLITLINES_ONLY = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 def test_migrate_py_positions_follow_pythons_line_model(char: str) -> None:
     # Where Python allows them: in a comment, in a string (a form feed also as whitespace).
     text = (f'import tvm\n# a{char}b\n{char if char == chr(12) else ""}\nx = "{char}"\n'
-            'a = tvm.target.Target("cuda -model=v100")\n'
+            'a = tvm.target.Target("llvm -mcpu=skylake")\n'
             'b = tvm.target.Target("llvm -device=arm_cpu")\n')
     result = migrate_source(text)
     assert len(result.rewrites) == 2
@@ -191,7 +191,7 @@ def test_migrate_py_positions_follow_pythons_line_model(char: str) -> None:
     exec(compile(result.text.replace("import tvm", "import types; tvm = types.SimpleNamespace("
                                      "target=types.SimpleNamespace(Target=lambda t: t))"),
                  "<test>", "exec"), namespace)
-    for name, value in (("a", "cuda -model=v100"), ("b", "llvm -device=arm_cpu")):
+    for name, value in (("a", "llvm -mcpu=skylake"), ("b", "llvm -device=arm_cpu")):
         assert targetlang.from_json(namespace[name], dialect="tvm-0.27").to_json() == \
             targetlang.migrate(value)
     assert namespace["x"] == char
@@ -199,7 +199,7 @@ def test_migrate_py_positions_follow_pythons_line_model(char: str) -> None:
 
 def test_migrate_py_lone_cr_and_crlf_lines() -> None:
     for newline in ("\r", "\r\n"):
-        text = newline.join(['import tvm', 'a = tvm.target.Target("cuda -model=v100")',
+        text = newline.join(['import tvm', 'a = tvm.target.Target("llvm -mcpu=skylake")',
                              'b = tvm.target.Target("llvm -device=arm_cpu")', ''])
         result = migrate_source(text)
         assert len(result.rewrites) == 2 and result.text.count(newline) == 3
@@ -208,7 +208,7 @@ def test_migrate_py_lone_cr_and_crlf_lines() -> None:
 
 def test_migrate_py_reports_files_it_cannot_read_and_goes_on(tmp_path: Path) -> None:
     files = {
-        "latin.py": b'import tvm\nt = tvm.target.Target("cuda -model=v100")\n# \xe9\n',
+        "latin.py": b'import tvm\nt = tvm.target.Target("llvm -mcpu=skylake")\n# \xe9\n',
         "binary.py": bytes(range(256)) * 4,
         "cookie.py": b"# -*- coding: klingon -*-\nimport tvm\n",
         "long.py": b"import tvm\nx = " + b"+".join([b"1"] * 50000) + b"\n",
@@ -216,7 +216,7 @@ def test_migrate_py_reports_files_it_cannot_read_and_goes_on(tmp_path: Path) -> 
     }
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
-    good = _script(tmp_path, "zgood.py", "cuda -model=v100")
+    good = _script(tmp_path, "zgood.py", "llvm -mcpu=skylake")
     paths = [str(tmp_path / n) for n in files] + [str(tmp_path / "missing.py"), str(good)]
     code, out, err = cli("migrate", "--py", *paths)
     assert code == 2  # a file that could not be read; the rest were still migrated
@@ -308,7 +308,7 @@ def test_output_through_a_symlink_keeps_the_link_and_the_mode(log: Path, tmp_pat
 
 
 def test_migrate_py_write_goes_through_a_symlink(tmp_path: Path) -> None:
-    real = _script(tmp_path, "real.py", "cuda -model=v100")
+    real = _script(tmp_path, "real.py", "llvm -mcpu=skylake")
     real.chmod(0o751)
     link = tmp_path / "link.py"
     link.symlink_to(real.name)

@@ -98,3 +98,32 @@ def test_generated_configs_are_fixed_points(pairs: list[tuple[str, str]], kind: 
         text = "".join(f"{k}: {json.dumps(v)}\n" for k, v in dict(pairs).items())
     once, again = twice(text, kind, MODES[mode])
     assert again == once
+
+
+PROGRAMS = sorted(p for p in (TESTS / "data" / "upgrade" / "behaviour").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+def test_a_program_of_several_modules_is_a_fixed_point(program: Path, mode: str,
+                                                        tmp_path: Path) -> None:
+    """Upgraded as one program, written, and upgraded again as one program: nothing moves."""
+    import dataclasses
+
+    from targetlang.migration._program import Program
+
+    names = sorted(str(p.relative_to(program)) for p in program.rglob("*.py"))
+    texts = {n: (program / n).read_text(encoding="utf-8") for n in names}
+    for _ in range(2):
+        paths = {n: str(tmp_path / n) for n in names}
+        for name, text in texts.items():
+            Path(paths[name]).parent.mkdir(parents=True, exist_ok=True)
+            Path(paths[name]).write_text(text, encoding="utf-8")
+        options = dataclasses.replace(MODES[mode], program=Program.of_files(
+            list(paths.values()), roots=[str(tmp_path)]))
+        once = {n: upgrade_text(texts[n], path=paths[n], file_type="python",
+                                options=options).text for n in names}
+        if once == texts:
+            return
+        texts = once
+    raise AssertionError(f"{program.name}: still changing after a second upgrade")

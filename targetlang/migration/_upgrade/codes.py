@@ -13,8 +13,9 @@ TL3xx  behaviour kept: a value that also reaches something other than a target
 TL4xx  a target that cannot move to the release as it is
 TL5xx  an API the release removed (``tvmc``, helpers, properties)
 TL6xx  a legacy-looking value whose role is not known to be a target
-TL7xx  reserved: options whose meaning moved out of the target
-TL8xx  reserved: reasons found across the modules of a whole program
+TL7xx  meaning that moved out of the target (one code for each moved-meaning note, TMabc:
+       TL7ac, the note's family and number; generated from the notes' data)
+TL8xx  reasons found across the modules of a whole program
 ====== ==================================================================================
 
 ``targetlang upgrade --list-codes`` prints this table with what to do for each code;
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["CODES", "Code", "FAMILIES", "matches", "unknown_codes"]
+__all__ = ["CODES", "Code", "FAMILIES", "matches", "moved_meaning_code", "unknown_codes"]
 
 
 class Code(NamedTuple):
@@ -47,8 +48,8 @@ FAMILIES = {
     "TL4": "cannot move as it is",
     "TL5": "removed API",
     "TL6": "role not known to be a target",
-    "TL7": "reserved: meaning moved out of the target",
-    "TL8": "reserved: found across the modules of a program",
+    "TL7": "meaning moved out of the target",
+    "TL8": "found across the modules of a program",
 }
 
 _ALL = [
@@ -159,6 +160,26 @@ _ALL = [
          "Target from any other text, which fails for legacy text (and refuses JSON text)",
          "pass the kind name (tvm.runtime.enabled(\"llvm\")), or check what the target needs "
          "another way"),
+    Code("TL505", "helper-like-call", "a documentation code block calls a function named "
+         "like a helper TVM 0.24 removed (arm_cpu(...), x.mali(...)) through a name the "
+         "block does not show to be tvm.target (a typo, a name bound elsewhere): it is not "
+         "rewritten",
+         "if it is tvm.target's helper, write the call as tvm.target.Target({...}) of its "
+         "JSON (`targetlang migrate`), else suppress this code"),
+    Code("TL506", "target-text", "the text of a Target (str(t), repr(t), an f-string or a "
+         "format of it) used as more than a message: since TVM 0.24 str(Target) is JSON "
+         "text ('{\"kind\":\"cuda\",...}') where TVM 0.21 gave 'cuda -keys=cuda,gpu "
+         "-arch=...', so a device name, a comparison, a string method or a path built from "
+         "it reads something else",
+         "read what is needed from the Target itself: target.kind.name for a device or a "
+         "comparison, target.attrs for an option"),
+    Code("TL507", "removed-api", "an API that the release does not have and that no rewrite "
+         "replaces: tvm.context (tvm.device since TVM 0.8; TVM 0.19 and 0.21 have none), AutoTVM's "
+         "set_cuda_target_arch (AutoTVM left TVM before 0.21), helpers removed before TVM "
+         "0.21 (tvm.target.micro, tvm.target.vta)",
+         "what the message says: tvm.device(kind) for a device; the architecture in the "
+         "target ({\"kind\": \"cuda\", \"arch\": \"sm_53\"}); the target as JSON "
+         "(`targetlang migrate`) for a helper"),
     Code("TL601", "unknown-role", "a legacy target string in Python that is not known to "
          "reach a target (a constant, an expected value, a message)",
          "if it is a target, write it as JSON text (`targetlang migrate`); if it is text "
@@ -167,14 +188,99 @@ _ALL = [
          "target (not target, host, targets, *_target, ...): it may be an expected value",
          "if a tool reads it as a target, write it as JSON text or rename the key; "
          "otherwise suppress it"),
+    Code("TL604", "shell-word", "a legacy target in a shell word whose place is not known "
+         "to take a target: an option or a variable that does not name one, of a command "
+         "whose reading of it no file of the run shows",
+         "if the program reads it as a target, write it as JSON text (`targetlang migrate "
+         "TARGET` prints it); if it is text about a target, suppress it"),
+    Code("TL605", "legacy-template", "a string template (\"llvm -mcpu=%s\" % cpu, "
+         "\"cuda -arch=sm_{}\".format(n), an f-string) that makes a legacy-looking target at "
+         "run time and is not known to reach a target position (where it would be TL201): "
+         "its text is put together at run time, so no tool can rewrite it",
+         "build a dict from the same pieces ({\"kind\": \"llvm\", \"mcpu\": cpu}) "
+         "instead of text, or route it through targetlang.compat.Target; if it is text "
+         "about a target, suppress this code"),
+    Code("TL606", "inline-code", "a legacy target or a call of a removed helper in inline "
+         "code in a documentation page's prose (`llvm -mtriple=...`, `tvm.target.cuda()` in "
+         "Markdown, ``...`` in reStructuredText): prose is never rewritten",
+         "write it as JSON (`targetlang migrate TARGET` prints it) if readers copy it as a "
+         "target; else suppress this code (<!-- targetlang: ignore --> or .. targetlang: "
+         "ignore before the paragraph)"),
+    Code("TL607", "docstring-example", "a docstring's example (a doctest, >>> and ... lines) "
+         "holds a legacy target or a removed helper that cannot be rewritten in place safely "
+         "(the docstring holds a backslash or its example lines are not as doctest reads "
+         "them, the new text would need an import or holds the docstring's quote); examples "
+         "that can are rewritten as code is",
+         "rewrite the example by hand (`targetlang migrate TARGET` prints the JSON), or "
+         "suppress this code"),
     Code("TL603", "text-block", "a legacy target in a documentation block that is neither "
          "Python nor shell (output, text)",
          "if it is output, suppress it (<!-- targetlang: ignore --> before the fence); if "
          "it is code, label the fence with its language"),
 ]
 
+
+
+def moved_meaning_code(note_code: str) -> str:
+    """The report code of a moved-meaning note: ``TMabc`` is ``TL7ac`` (its family ``a``
+    and its number ``c`` within the family; the data keeps ``b`` at 0, a test checks)."""
+    return f"TL7{note_code[2]}{note_code[4]}"
+
+
+#: The moved-meaning notes the upgrade reports: how the release compiles the kind (TM1xx, at
+#: a rewritten site) and options moved out of the target (TM2xx, at a site left as it is).
+#: A renamed option (TM3xx) is carried by the rewrite itself: nothing to report.
+MOVED_MEANING_FAMILIES = ("TM1", "TM2")
+
+
+def _moved_meaning_codes() -> list[Code]:
+    from ..meaning import table  # the notes' data, the one place that knows them
+
+    codes = []
+    for entry in table():
+        if not entry["code"].startswith(MOVED_MEANING_FAMILIES):
+            continue
+        rewritten = entry["code"].startswith("TM1")
+        codes.append(Code(
+            moved_meaning_code(entry["code"]), entry["name"],
+            f"{entry['message']} ({entry['code']}); "
+            + ("the site was rewritten: the target reads the same and is compiled otherwise"
+               if rewritten else "the site is left as it is: the option has no place in a "
+               "target of the release"),
+            "add the line the report gives where the target is compiled (it keeps TVM 0.21's "
+            "meaning), then suppress the code" if rewritten else
+            "move the option where the report says (targetlang.migrate_config() shows it), "
+            "drop it from the target, and upgrade again"))
+    return codes
+
+
+_ACROSS_MODULES = [
+    Code("TL801", "module-cycle", "following the value leads back to where it started "
+         "(modules or functions that import or call each other): no answer is guessed, so it "
+         "is left as it is",
+         "give the target TargetJSON where it is written, then upgrade again"),
+    Code("TL802", "unreadable-module", "the value comes from, or goes to, a module of the run "
+         "that cannot be read as Python (its own TL001 says why): what it holds or does "
+         "with the value is not known",
+         "make that module valid Python, then upgrade again"),
+    Code("TL803", "module-not-in-run", "the value is imported from a module of the project "
+         "that is not among the files of this run (not given, excluded, or not found)",
+         "upgrade the whole project in one run (targetlang upgrade on its directory), or give "
+         "the value TargetJSON where it is written"),
+    Code("TL805", "too-many-modules", "following the value goes through more modules than "
+         "the upgrade follows (a long chain of imports, re-exports or calls): no answer is "
+         "guessed, so it is left as it is",
+         "give the target TargetJSON where it is written, or shorten the chain"),
+    Code("TL804", "importable-parameter", "a target position holds a parameter of a function "
+         "other modules can import: code outside the files of the run may call it, so its "
+         "callers are not all known (the message names the callers seen)",
+         "if only this project calls it, make it private (a leading underscore): its callers "
+         "then decide it; else give every caller's target TargetJSON, or run with --runtime"),
+]
+
 #: Every code by its id, in order.
-CODES: dict[str, Code] = {code.id: code for code in _ALL}
+CODES: dict[str, Code] = {code.id: code for code in sorted(
+    [*_ALL, *_moved_meaning_codes(), *_ACROSS_MODULES], key=lambda code: code.id)}
 
 
 def matches(code: str, selectors: tuple[str, ...] | frozenset[str]) -> bool:

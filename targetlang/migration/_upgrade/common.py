@@ -12,12 +12,13 @@ from functools import cache
 from ..._lower.dialects import newest_release
 from ...environment import Environment
 from ...target import kinds, tags
-from .._sites import NeedsPerson, Rewritten, convert_value, json_text
+from .._program import Program
+from .._sites import NeedsPerson, Rewritten, convert_value, json_text, meaning_report
 from ..pyscripts import Finding
 from .suppress import Quiet
 
 __all__ = ["Change", "Edit", "Finding", "Lines", "Options", "Outcome", "Quiet", "apply_edits",
-           "may_be_target", "value_site"]
+           "embedded_target", "may_be_target", "value_site"]
 
 #: An edit of a decoded text: (start, end, replacement), character offsets.
 Edit = tuple[int, int, str]
@@ -35,6 +36,8 @@ class Options:
     ignore: frozenset[str] = frozenset()
     #: programs embedded in documentation: ``tvm`` names TVM without an import
     docs: bool = False
+    #: the Python modules of the run, read as one program (None: each file on its own)
+    program: Program | None = field(default=None, compare=False)
 
     def quiet(self, lines: dict[int, frozenset[str] | None] | None = None) -> Quiet:
         """The suppressions of one program: its directive comments and these codes."""
@@ -151,6 +154,29 @@ def may_be_target(value: str) -> bool:
     return match is not None and match.group(1) in _first_words()
 
 
+_EMBEDDED: re.Pattern[str] | None = None
+
+
+def embedded_target(value: str) -> str | None:
+    """A legacy target text written inside a larger string (``'!!python/object:Workload
+    {..., target: llvm -keys=cpu -link-params=0, ...}'``), or None."""
+    global _EMBEDDED
+    if " -" not in value or len(value) > 1_000_000:
+        return None
+    if _EMBEDDED is None:
+        from ...target import kinds  # (first use: a value with " -" in it asks)
+
+        words = "|".join(sorted(map(re.escape, kinds("tvm-0.21")), key=len, reverse=True))
+        _EMBEDDED = re.compile(rf"(?:^|(?<=[\s:=,(\[{{'\"]))(?:{words})(?:\s+--?[\w.-]+"
+                               rf"(?:=[^\s,}}\]'\")]*)?)+")
+    for match in _EMBEDDED.finditer(value):
+        text = match.group(0)
+        if text != value.strip() and isinstance(
+                convert_value(text, target_dialect="tvm-0.27"), (Rewritten, NeedsPerson)):
+            return text
+    return None
+
+
 #: Words of a key that say its value is no target to be read, but text about one.
 _NOT_TARGET_WORDS = frozenset({"expected", "expect", "str", "string", "name", "names", "desc",
                                "description", "message", "msg", "help", "doc", "docs",
@@ -205,6 +231,15 @@ def value_site(value: str, *, quote: Callable[[str], str], options: Options, whe
         outcome.edits.append((start, end, new))
         outcome.changes.append(Change(where.line, where.column, old, new, "rewritten", site,
                                       value, target, "TL101", end_line))
+        for note in answer.notes:
+            code, message = meaning_report(note, f"{site} {value!r}")
+            outcome.report(Finding(where.path, where.line, where.column, message, code,
+                                   end_line), site, quiet)
+    elif isinstance(answer, NeedsPerson) and answer.moved and role is None:
+        for note in answer.moved:
+            code, message = meaning_report(note, f"{site} {value!r}")
+            outcome.report(Finding(where.path, where.line, where.column, message, code,
+                                   end_line), site, quiet)
     elif isinstance(answer, (Rewritten, NeedsPerson)):
         if role is not None:
             code, message = "TL602", f"{site} {value!r} is a legacy target, but {role}: not " \

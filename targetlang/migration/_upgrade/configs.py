@@ -20,6 +20,7 @@ from .common import (
     Outcome,
     Quiet,
     apply_edits,
+    embedded_target,
     key_role,
     may_be_target,
     value_site,
@@ -38,6 +39,17 @@ def _sites(text: str, path: str, options: Options, scalars: Iterator[Scalar],
     lines: Lines | None = None
     for start, end, value, old, keys in scalars:
         if not may_be_target(value):
+            inside = embedded_target(value)
+            if inside is not None:  # a target written inside a larger text: reported
+                lines = lines or Lines(text)
+                line, column = lines.position(start)
+                outcome.report(Finding(path, line, column, f"{SITE} holds the legacy target "
+                                       f"{inside!r} inside a larger text (a serialized "
+                                       "object, a message): no tool can tell what reads it "
+                                       "there; if a tool reads it as a target, rewrite that "
+                                       "part as JSON text (`targetlang migrate`), else "
+                                       "suppress this code", "TL602",
+                                       line + old.count("\n")), SITE, quiet)
             continue
         lines = lines or Lines(text)
         line, column = lines.position(start)

@@ -24,7 +24,8 @@ def run_engine(program: str, *, path: str, options: Options,
                                       target_dialect=options.target_dialect,
                                       environment=options.environment,
                                       runtime=options.runtime, full=options.full,
-                                      quiet=quiet, assume_tvm=options.docs)
+                                      quiet=quiet, assume_tvm=options.docs,
+                                      program=options.program)
     result.suppressed = quiet.count
     return result, list(result.edits)
 
@@ -35,9 +36,9 @@ def changes(result: Any, site: str) -> list[Change]:
             for r in result.rewrites]
 
 
-def handle(text: str, path: str, options: Options) -> Outcome:
-    """A ``.py`` file."""
-    result, edits = run_engine(text, path=path, options=options)
+def handle(text: str, path: str, options: Options, quiet: Quiet | None = None) -> Outcome:
+    """A ``.py`` file (``quiet``: the suppressions, when not only the text's own)."""
+    result, edits = run_engine(text, path=path, options=options, quiet=quiet)
     outcome = Outcome()
     for finding in result.findings:
         if finding.message.startswith(_INVALID):

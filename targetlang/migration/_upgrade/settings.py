@@ -12,6 +12,7 @@ matches the path from the configuration's directory (``tests/data/**``).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import importlib
 import os
 import re
@@ -73,6 +74,12 @@ class Globs:
         return False
 
 
+@functools.lru_cache(maxsize=256)
+def _globs(patterns: tuple[str, ...], root: str) -> Globs:
+    """The globs of a configuration, compiled once (a walk asks of every path)."""
+    return Globs(patterns, root)
+
+
 def _glob_regex(pattern: str) -> str:
     """A regex for a path glob: ``**`` any directories, ``*`` and ``?`` within one name."""
     out = []
@@ -122,17 +129,17 @@ class Settings:
     def excludes(self) -> Globs:
         """The globs a walk skips (defaults, or ``exclude``, plus ``extend-exclude``)."""
         base = DEFAULT_EXCLUDE if self.exclude is None else self.exclude
-        return Globs((*base, *self.extend_exclude), self.root)
+        return _globs((*base, *self.extend_exclude), self.root)
 
     def user_excludes(self) -> Globs:
         """The globs the user gave (they skip a file named on the command line too)."""
-        return Globs((*(self.exclude or ()), *self.extend_exclude), self.root)
+        return _globs((*(self.exclude or ()), *self.extend_exclude), self.root)
 
     def ignored(self, path: str) -> frozenset[str]:
         """The codes ignored in the file at ``path``."""
         codes = set(self.ignore)
         for pattern, more in self.per_file_ignores:
-            if Globs([pattern], self.root).match(path, parents=True):
+            if _globs((pattern,), self.root).match(path, parents=True):
                 codes.update(more)
         return frozenset(codes)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .common import Finding, Lines, Options, Outcome, Quiet, may_be_target, value_site
 from .suppress import comment_lines
@@ -116,7 +117,7 @@ def commands(text: str) -> list[list[Word]]:
             index += 1
             continue
         if char in "\r\n":
-            if current:
+            if current and not _in_array(text, current):
                 found.append(current)
                 current = []
             index += 1
@@ -138,6 +139,17 @@ def commands(text: str) -> list[list[Word]]:
             continue
         if char == "\\" and text[index + 1:index + 2] == "\n":
             index += 2
+            continue
+        if char == "(" and current and current[-1].end == index and \
+                current[-1].raw.endswith("=") and _TARGET_NAME.match(current[-1].raw):
+            # an array assignment, name=(a b c): its items are words of the command
+            index += 1
+            continue
+        if char == ")" and current and any(w.raw.endswith("=") and w.end < index and
+                                           text[w.end:w.end + 1] == "(" for w in current):
+            index += 1
+            found.append(current)
+            current = []
             continue
         if char in _OPERATORS:
             if current:
@@ -182,6 +194,12 @@ def commands(text: str) -> list[list[Word]]:
     if current:
         found.append(current)
     return found
+
+
+def _in_array(text: str, current: list[Word]) -> bool:
+    """Whether the words so far open an array assignment not yet closed (its items may go
+    over several lines)."""
+    return any(w.raw.endswith("=") and text[w.end:w.end + 1] == "(" for w in current)
 
 
 def _is_tvmc(words: list[Word]) -> bool:
@@ -235,6 +253,106 @@ def _inside_double(raw: str, index: int) -> bool:
     return raw.count('"', 0, index) % 2 == 1
 
 
+def _is_kind(word: str) -> bool:
+    from ...target import kinds  # (first use)
+
+    return word in kinds("tvm-0.21")
+
+
+def _unknown_word(word: Word, number: int, words: list[Word], where: Any, path: str,
+                  options: Options, outcome: Outcome, quiet: Quiet) -> None:
+    """A literal word holding a legacy target in no known target place (an option the
+    program does not show, a variable that does not name a target): reported (TL604)."""
+    from .._pysites import looks_like_legacy  # the one cheap look at a legacy string
+
+    if not word.literal:
+        return
+    value = word.value
+    name, equals, rest = word.raw.partition("=")
+    assigned = bool(equals) and bool(_TARGET_NAME.fullmatch(name) or name.startswith("-"))
+    if assigned:
+        value = unquote(rest)[0]
+    if not looks_like_legacy(value):
+        return
+    before = words[number - 1].value if number else ""
+    place = (f"the value of {name}" if assigned else f"the argument of {before}"
+             if before.startswith("-") else "an argument")
+    spot = where(word.start)
+    outcome.report(Finding(path, spot.line, spot.column,
+                           f"{value!r} is a legacy target string, and {place} is not known to "
+                           f"take a target (no target option or variable, and no script of "
+                           f"this run that reads it): no tool can tell a target from text "
+                           f"about one; if the program reads it as a target, write it as JSON "
+                           f"text (`targetlang migrate TARGET` prints it), else suppress this "
+                           f"code", "TL604"), "shell word", quiet)
+
+
+def _script_options(words: list[Word], path: str, options: Options) -> dict[Any, Any]:
+    """A command that runs a Python script of the run (``python tune.py ...``, ``python -m
+    pkg.tune``, ``./tune.py``): the words its argparse reads as a target (word number ->
+    the prefix before the value, ``--hw=``), and under ``"flags"`` the numbers of the
+    option words whose value follows them."""
+    program = options.program
+    if program is None or not words:
+        return {}
+    values = [w.value for w in words]
+    start = 0
+    while start < len(values) and ("=" in values[start] and not values[start].startswith("-")
+                                   or values[start] in ("env", "sudo", "time", "exec",
+                                                        "nohup")):
+        start += 1
+    if start >= len(values):
+        return {}
+    command = values[start]
+    module: str | None = None
+    script: str | None = None
+    at = start + 1
+    if command.rsplit("/", 1)[-1].startswith("python"):
+        while at < len(values) and values[at].startswith("-") and values[at] != "-m":
+            at += 2 if values[at] in ("-W", "-X") else 1
+        if at < len(values) and values[at] == "-m" and at + 1 < len(values):
+            module, at = values[at + 1], at + 2
+        elif at < len(values):
+            script, at = values[at], at + 1
+    elif command.endswith(".py"):
+        script = command
+    else:
+        return {}
+    found = program.script(path, script=script, module=module)
+    if found is None:
+        return {}
+    reads = found.command_line()
+    out: dict[Any, Any] = {}
+    flags: set[int] = set()
+    positional = 0
+    number = at
+    while number < len(values):
+        value = values[number]
+        if value.startswith("-") and len(value) > 1:
+            flag, equals, _ = value.partition("=")
+            role = reads.options.get(flag)
+            if role is None:
+                number += 1  # an option the script does not show: its value is not known
+                continue
+            takes, target = role
+            if equals:
+                if target:
+                    out[number] = words[number].raw[:words[number].raw.index("=") + 1]
+            elif takes and number + 1 < len(values):
+                flags.add(number)
+                if target:
+                    out[number + 1] = ""
+                number += 1
+            number += 1
+            continue
+        if positional < len(reads.positionals) and reads.positionals[positional]:
+            out[number] = ""
+        positional += 1
+        number += 1
+    out["flags"] = flags
+    return out
+
+
 def handle(text: str, path: str, options: Options) -> Outcome:
     """A shell script (or its lines in a notebook cell or a code block)."""
     quiet = options.quiet(comment_lines(text))
@@ -277,28 +395,71 @@ def _handle(text: str, path: str, options: Options, quiet: Quiet, depth: int,
     for words in found:
         if _is_tvmc(words):
             spot = where(words[0].start)
-            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE, "TL501"),
+            last = where(words[-1].start).line
+            span = (f" (a command of {last - spot.line + 1} lines: this one and the "
+                    f"{last - spot.line} after it, continued with \\)") if last > spot.line else ""
+            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE + span, "TL501"),
                            "tvmc command", quiet)
             continue
-        if len(words) > 3 and words[0].raw == "for" and words[2].raw == "in" and \
-                "target" in words[1].raw.lower():  # for target in "llvm -mcpu=x" "cuda"; do
-            for word in words[3:]:
-                site(word, "", words[1].raw, "shell loop value")
-            continue
+        handled: set[int] = set()
+        if len(words) > 3 and words[0].raw == "for" and words[2].raw == "in":
+            if "target" in words[1].raw.lower():  # for target in "llvm -mcpu=x" "cuda"; do
+                for word in words[3:]:
+                    site(word, "", words[1].raw, "shell loop value")
+                continue
+            handled.update((0, 1, 2))
+        array = next((n for n, w in enumerate(words) if w.raw.endswith("=") and
+                      text[w.end:w.end + 1] == "(" and _TARGET_NAME.fullmatch(w.raw[:-1])),
+                     None)
+        if array is not None:  # targets=('llvm' 'cuda -libs=cudnn'): each item
+            name = words[array].raw[:-1]
+            handled.update(range(array + 1))
+            if "target" in name.lower():
+                for number in range(array + 1, len(words)):
+                    site(words[number], "", name, "shell array value")
+                    handled.add(number)
+        script = _script_options(words, path, options)
         leading = True
         for number, word in enumerate(words):
+            if number in handled:
+                continue
             name, equals, _ = word.raw.partition("=")
-            if equals and _TARGET_NAME.fullmatch(name) and "target" in name.lower() and (
+            if equals and _TARGET_NAME.fullmatch(name) and (
                     leading or (words[0].value in _DECLARE)):
-                site(word, name + "=", name, "shell assignment")
+                if "target" in name.lower():
+                    site(word, name + "=", name, "shell assignment")
+                    handled.add(number)
                 continue
             if leading and word.value in _DECLARE:
                 continue
             leading = False
-            if equals and _TARGET_OPTION.fullmatch(name):
+            if number in script:  # an option of the project's own script that takes a target
+                prefix = script[number]
+                site(word, prefix, f"{word.raw[:len(prefix)] or words[number - 1].raw}",
+                     "shell argument")
+                handled.add(number)
+            elif equals and _TARGET_OPTION.fullmatch(name):
                 site(word, name + "=", name, "shell argument")
+                handled.add(number)
             elif _TARGET_OPTION.fullmatch(word.raw) and number + 1 < len(words):
                 site(words[number + 1], "", word.raw, "shell argument")
+                handled.add(number + 1)
+        if 0 not in handled and len(words) > 1 and words[0].literal and \
+                words[1].value.startswith("-") and _is_kind(words[0].value):
+            # `llvm -mcpu=x ...` as a command: a target on its own line (output pasted in a
+            # shell block, a list of targets): no command runs it
+            spot = where(words[0].start)
+            outcome.report(Finding(path, spot.line, spot.column,
+                                   f"a line that reads as the legacy target "
+                                   f"{' '.join(w.value for w in words[:3])!r}... rather than "
+                                   "a command (output, or a list of targets?): no tool can "
+                                   "tell what reads it; if a tool reads it as a target, write "
+                                   "it as JSON text, if it is output, suppress this code",
+                                   "TL604"), "shell word", quiet)
+            continue
+        for number, word in enumerate(words):  # a legacy target anywhere else: reported
+            if number not in handled:
+                _unknown_word(word, number, words, where, path, options, outcome, quiet)
     if depth < 8:  # $(python run.py --target "...") runs a command too
         for offset, inner in _substitutions(text, found):
             outcome.merge(_handle(inner, path, options, quiet, depth + 1, base + offset, host))

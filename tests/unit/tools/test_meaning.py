@@ -204,12 +204,27 @@ def test_warnings_and_notes_say_the_same() -> None:
         assert said == [str(n) for n in notes(text, to)], text
 
 
-def test_a_target_passed_in_gets_no_compile_warning_but_its_notes() -> None:
-    """``migrate`` says how a release compiles a kind of text and dicts; a Target passed in
-    (a preset's) is quiet about it, and ``meaning_notes`` has the notes."""
+def test_a_target_passed_in_gets_its_warnings_too() -> None:
+    """Every source gets its warnings: a Target passed in (a preset's) as text and dicts do,
+    and the tools that migrate one (the upgrade's helper rewrite) count none as a loss."""
     target = tl.presets.cuda("a100", arch="sm_80")
-    assert warned(target, "tvm-0.27") == []
+    assert [str(w.message).split(" ")[0] for w in warned(target, "tvm-0.27")] == [
+        "TM101", "TM102"]
+    assert all(w.category is tl.MeaningWarning for w in warned(target, "tvm-0.27"))
     assert codes(target, "tvm-0.27") == ["TM101", "TM102"]
+
+
+def test_warnings_point_at_the_callers_line() -> None:
+    """``migrate()``'s warnings name the line that called it, not a line of targetlang."""
+    for source in ("llvm --system-lib", "cuda -arch=sm_80", tl.presets.cuda("a100", arch="sm_80")):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tl.migrate(source); line = sys._getframe().f_lineno  # noqa: E702
+        assert caught and all(w.filename == __file__ and w.lineno == line for w in caught)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tl.migrate_config(source); line = sys._getframe().f_lineno  # noqa: E702
+        assert all(w.filename == __file__ and w.lineno == line for w in caught)
 
 
 def test_a_meaning_note_is_no_loss_to_the_tools() -> None:

@@ -59,15 +59,18 @@ def test_rewrites_exactly_the_literals() -> None:
 
 def test_reports_what_it_cannot_prove() -> None:
     result = migrate_source(SCRIPT, path="s.py")
-    messages = [(f.line, f.message) for f in result.findings]
+    # (the cuda targets rewritten on lines 6 and 9 are compiled otherwise since 0.25: TL71x)
+    assert {(f.line, f.code) for f in result.findings if f.code.startswith("TL71")} == {
+        (6, "TL711"), (6, "TL712"), (9, "TL711"), (9, "TL712")}
+    messages = [(f.line, f.message) for f in result.findings if not f.code.startswith("TL71")]
     lines = [line for line, _ in messages]
     assert lines == [14, 15, 16, 17, 18, 19, 20]
     text = "\n".join(m for _, m in messages)
-    for expected in ("an f-string", "computed string", "the variable 'name', an f-string",
-                     "without loss", "not a target in any release", "concatenation",
+    for expected in ("an f-string", "computed string", "the variable 'name' (line 13), an f-string",
+                     "has no place in a target", "not a target in any release", "concatenation",
                      "whose use here is not known"):
         assert expected in text
-    assert str(result.findings[0]).startswith("s.py:14:")
+    assert str(next(f for f in result.findings if f.line == 14)).startswith("s.py:14:")
 
 
 def test_py_literal_is_python() -> None:

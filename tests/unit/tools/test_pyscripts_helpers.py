@@ -10,7 +10,7 @@ import pytest
 
 import targetlang as tl
 from targetlang import presets
-from targetlang.pyscripts import migrate_source
+from targetlang.pyscripts import Finding, migrate_source
 
 SCRIPT = '''import tvm
 from tvm import target as T
@@ -24,6 +24,12 @@ g = tvm.target.Target("llvm")
 '''
 CALLS = {3: ("cuda", (), {}), 4: ("arm_cpu", ("rasp3b",), {}), 5: ("mali", (), {}),
          6: ("hexagon", ("v68",), {})}
+
+
+def needing(findings: list[Finding]) -> list[Finding]:
+    """The reports of a test's subject: a rewritten cuda target's moved meaning (TL7xx,
+    tests/unit/upgrade/test_moved_meaning.py) left out."""
+    return [f for f in findings if not f.code.startswith("TL7")]
 
 
 @pytest.mark.parametrize("release", ["tvm-0.24", "tvm-0.25", "tvm-0.27"])
@@ -45,8 +51,8 @@ def test_literal_helper_calls_become_what_the_helper_returned_in_0_21(release: s
     for number, (old, new) in enumerate(zip(SCRIPT.splitlines(), lines), start=1):
         if number not in (3, 4, 5, 6, 8):
             assert old == new
-    assert [(f.line, f.column) for f in result.findings] == [(7, 4)]
-    assert "known only at run time" in result.findings[0].message
+    assert [(f.line, f.column) for f in needing(result.findings)] == [(7, 4)]
+    assert "known only at run time" in needing(result.findings)[0].message
 
 
 def test_helpers_are_left_alone_for_releases_that_still_have_them() -> None:

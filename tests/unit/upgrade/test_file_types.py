@@ -14,7 +14,7 @@ from targetlang.migration._upgrade.configs import toml_literal, yaml_quoted
 from targetlang.upgrade import FileResult, Options, upgrade_text
 
 OPTIONS = Options()
-CUDA = "cuda -libs=cudnn,cublas"
+GPU = "rocm -libs=miopen,rocblas"
 ARM = "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu"
 
 
@@ -38,26 +38,27 @@ def only_lines_differ(old: str, new_text: str, lines: set[int]) -> None:
 # ---- configs --------------------------------------------------------------------------------
 
 def test_json_values_become_json_strings_and_nothing_else_moves() -> None:
-    text = ('{\n  "target" : "cuda -libs=cudnn,cublas",\n  "llvm -mcpu=skylake": 1,\n'
+    text = ('{\n  "target" : "rocm -libs=miopen,rocblas",\n  "llvm -mcpu=skylake": 1,\n'
             '  "targets": [1, "llvm -device=arm_cpu -mtriple=aarch64-linux-gnu", "llvm"],\n'
             '  "prose": "use cuda -arch=sm_80 here",\n'
             '  "expected_str": "cuda -keys=cuda,gpu -arch=sm_80"\n}\n')
     result = run(text, "json")
     assert json.loads(result.text) == {
-        "target": new(CUDA), "llvm -mcpu=skylake": 1, "targets": [1, new(ARM), "llvm"],
+        "target": new(GPU), "llvm -mcpu=skylake": 1, "targets": [1, new(ARM), "llvm"],
         "prose": "use cuda -arch=sm_80 here", "expected_str": "cuda -keys=cuda,gpu -arch=sm_80"}
     only_lines_differ(text, result.text, {2, 4})
     assert [c.site for c in result.changes] == ["config value"] * 2
-    # a value under a key that does not name a target (a test's expected str()) is reported
-    assert [(f.code, f.line) for f in result.findings] == [("TL602", 6)]
+    # a value under a key that does not name a target (a test's expected str()) is reported,
+    # and so is a target written inside a larger text
+    assert [(f.code, f.line) for f in result.findings] == [("TL602", 5), ("TL602", 6)]
 
 
 def test_json_escaping_follows_the_file() -> None:
-    escaped = '{"name": "caf\\u00e9", "target": "cuda -model=v100"}'
+    escaped = '{"name": "caf\\u00e9", "target": "llvm -mcpu=skylake"}'
     assert "\\u00e9" in run(escaped, "json").text
-    plain = '{"name": "café", "target": "cuda -model=v100"}'
+    plain = '{"name": "café", "target": "llvm -mcpu=skylake"}'
     result = run(plain, "json").text
-    assert "café" in result and json.loads(result)["target"] == new("cuda -model=v100")
+    assert "café" in result and json.loads(result)["target"] == new("llvm -mcpu=skylake")
 
 
 def test_invalid_json_is_reported_and_untouched() -> None:
@@ -69,21 +70,21 @@ def test_invalid_json_is_reported_and_untouched() -> None:
 YAML = """\
 # a comment: target: "cuda"
 defaults: &base
-  target: "cuda -libs=cudnn,cublas"   # kept comment
+  target: "rocm -libs=miopen,rocblas"   # kept comment
   host: llvm -device=arm_cpu -mtriple=aarch64-linux-gnu
 job:
   <<: *base
   targets:
-    - 'cuda -libs=cudnn,cublas'
+    - 'rocm -libs=miopen,rocblas'
     - llvm
-  flow_targets: [llvm -device=arm_cpu -mtriple=aarch64-linux-gnu, {t: "cuda -libs=cudnn,cublas"}]
+  flow_targets: [llvm -device=arm_cpu -mtriple=aarch64-linux-gnu, {t: "rocm -libs=miopen,rocblas"}]
   note: |
     target: cuda -arch=sm_80
   folded: cuda -arch=sm_80
     continues here
   quoted: 'it''s llvm'
 ---
-- target: !!str cuda -libs=cudnn,cublas
+- target: !!str rocm -libs=miopen,rocblas
 """
 
 
@@ -93,7 +94,7 @@ def test_yaml_scalars_become_single_quoted_json_text() -> None:
     only_lines_differ(YAML, result.text, {3, 4, 8, 10, 17})
     assert "# kept comment" in result.text and "&base" in result.text
     old, rewritten = list(yaml.safe_load_all(YAML)), list(yaml.safe_load_all(result.text))
-    swap = {CUDA: new(CUDA), ARM: new(ARM)}
+    swap = {GPU: new(GPU), ARM: new(ARM)}
 
     def expect(value: Any) -> Any:
         if isinstance(value, dict):
@@ -111,16 +112,16 @@ def test_yaml_single_quote_in_a_value_is_doubled() -> None:
 
 def test_toml_literal_or_basic_strings() -> None:
     tomllib = pytest.importorskip("tomllib")
-    text = ('# c\n[build]\ntarget = "cuda -libs=cudnn,cublas" # keep\n'
+    text = ('# c\n[build]\ntarget = "rocm -libs=miopen,rocblas" # keep\n'
             "hosts = [\n  'llvm -device=arm_cpu -mtriple=aarch64-linux-gnu',\n  \"llvm\",\n]\n"
-            '"llvm -mcpu=x" = "y"\ninline = { target = "cuda -libs=cudnn,cublas", n = 1 }\n'
-            '[tool."cuda -libs=cudnn,cublas"]\nx = 1\n')
+            '"llvm -mcpu=x" = "y"\ninline = { target = "rocm -libs=miopen,rocblas", n = 1 }\n'
+            '[tool."rocm -libs=miopen,rocblas"]\nx = 1\n')
     result = run(text, "toml")
     only_lines_differ(text, result.text, {3, 5, 9})
     assert tomllib.loads(result.text) == {
-        "build": {"target": new(CUDA), "hosts": [new(ARM), "llvm"], "llvm -mcpu=x": "y",
-                  "inline": {"target": new(CUDA), "n": 1}},
-        "tool": {CUDA: {"x": 1}}}
+        "build": {"target": new(GPU), "hosts": [new(ARM), "llvm"], "llvm -mcpu=x": "y",
+                  "inline": {"target": new(GPU), "n": 1}},
+        "tool": {GPU: {"x": 1}}}
     assert toml_literal('{"a": 1}') == "'{\"a\": 1}'"
     assert toml_literal("it's") == '"it\'s"'
     assert tomllib.loads(f"v = {toml_literal(chr(7) + 'x')}")["v"] == "\x07x"
@@ -136,17 +137,17 @@ def test_invalid_toml_is_reported_with_its_line() -> None:
 # ---- shell ---------------------------------------------------------------------------------------
 
 def test_shell_arguments_and_assignments() -> None:
-    text = ('#!/bin/sh\nTARGET="cuda -libs=cudnn,cublas"\nexport TVM_TARGET=\'llvm -device=arm_cpu '
-            "-mtriple=aarch64-linux-gnu'\npython tune.py --target \"cuda -libs=cudnn,cublas\" \\\n"
+    text = ('#!/bin/sh\nTARGET="rocm -libs=miopen,rocblas"\nexport TVM_TARGET=\'llvm -device=arm_cpu '
+            "-mtriple=aarch64-linux-gnu'\npython tune.py --target \"rocm -libs=miopen,rocblas\" \\\n"
             "  --target-host=llvm\\ -device=arm_cpu\\ -mtriple=aarch64-linux-gnu --n 3\n"
-            'echo "cuda -libs=cudnn,cublas"  # not a site: its role is unknown\n'
+            'echo "rocm -libs=miopen,rocblas"  # its role is unknown: reported\n'
             "cat <<EOF\n--target cuda -arch=sm_80\nEOF\n")
     result = run(text, "shell")
     only_lines_differ(text, result.text, {2, 3, 4, 5})
     words = [w.value for command in shell.commands(result.text) for w in command]
-    assert words.count(new(CUDA)) == 1 and "TARGET=" + new(CUDA) in words
+    assert words.count(new(GPU)) == 1 and "TARGET=" + new(GPU) in words
     assert "TVM_TARGET=" + new(ARM) in words and "--target-host=" + new(ARM) in words
-    assert not result.findings
+    assert [(f.code, f.line) for f in result.findings] == [("TL604", 6)]  # not the here-doc
 
 
 def test_shell_quote_round_trips_a_single_quote() -> None:
@@ -168,25 +169,25 @@ def test_tvmc_lines_and_run_time_values_are_reported() -> None:
 # ---- documentation -------------------------------------------------------------------------------
 
 def test_markdown_blocks_python_doctest_and_shell() -> None:
-    text = ("Prose with \"cuda -libs=cudnn,cublas\" is not a site.\n\n"
-            "```python\nimport tvm\nt = tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n```\n"
-            "- item\n\n  ~~~bash\n  TARGET=\"cuda -libs=cudnn,cublas\"\n  ~~~\n"
-            "```pycon\n>>> import tvm\n>>> tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n"
+    text = ("Prose with \"rocm -libs=miopen,rocblas\" is not a site.\n\n"
+            "```python\nimport tvm\nt = tvm.target.Target(\"rocm -libs=miopen,rocblas\")\n```\n"
+            "- item\n\n  ~~~bash\n  TARGET=\"rocm -libs=miopen,rocblas\"\n  ~~~\n"
+            "```pycon\n>>> import tvm\n>>> tvm.target.Target(\"rocm -libs=miopen,rocblas\")\n"
             "cuda -keys=cuda,gpu\n```\n"
-            "```console\n$ python t.py --target 'cuda -libs=cudnn,cublas'\nTARGET=\"cuda\"\n```\n"
-            "```python\nthis is not Python (\"cuda -libs=cudnn,cublas\")\n```\n")
+            "```console\n$ python t.py --target 'rocm -libs=miopen,rocblas'\nTARGET=\"cuda\"\n```\n"
+            "```python\nthis is not Python (\"rocm -libs=miopen,rocblas\")\n```\n")
     result = run(text, "markdown", "README.md")
     only_lines_differ(text, result.text, {5, 10, 14, 18})
     lines = result.text.splitlines()
-    assert lines[9] == "  TARGET=" + shell.quote(new(CUDA))
+    assert lines[9] == "  TARGET=" + shell.quote(new(GPU))
     assert lines[13].startswith(">>> tvm.target.Target({")
     assert {c.site for c in result.changes} == {"python code block", "shell code block"}
 
 
 def test_rst_code_blocks_and_literal_blocks() -> None:
     text = ("Title\n=====\n\n.. code-block:: python\n   :caption: x\n\n"
-            "   import tvm\n   t = tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n\n"
-            "Run::\n\n    >>> import tvm\n    >>> tvm.target.Target(\"cuda -libs=cudnn,cublas\")\n\n"
+            "   import tvm\n   t = tvm.target.Target(\"rocm -libs=miopen,rocblas\")\n\n"
+            "Run::\n\n    >>> import tvm\n    >>> tvm.target.Target(\"rocm -libs=miopen,rocblas\")\n\n"
             ".. code-block:: bash\n\n    tvmc compile --target llvm m.onnx\n\nEnd.\n")
     result = run(text, "rst", "doc.rst")
     only_lines_differ(text, result.text, {8, 13})
@@ -199,7 +200,7 @@ def test_rst_code_blocks_and_literal_blocks() -> None:
 def notebook(cells: list[list[str]], ensure_ascii: bool = False) -> str:
     return json.dumps({
         "cells": [{"cell_type": "code", "execution_count": None, "metadata": {"k": [1, 2]},
-                   "outputs": [{"name": "stdout", "text": ["cuda -libs=cudnn,cublas\n"]}],
+                   "outputs": [{"name": "stdout", "text": ["rocm -libs=miopen,rocblas\n"]}],
                    "source": source} for source in cells] +
                  [{"cell_type": "markdown", "metadata": {}, "source": ["`cuda -arch=sm_80`"]}],
         "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
@@ -208,21 +209,21 @@ def notebook(cells: list[list[str]], ensure_ascii: bool = False) -> str:
 
 def test_notebook_is_one_program_and_only_source_strings_change() -> None:
     text = notebook([["%matplotlib inline\n", "from tvm.target import Target\n", "!ls -l\n"],
-                     ["%%time\n", "t = Target(\"cuda -libs=cudnn,cublas\")  # café\n", "t"],
+                     ["%%time\n", "t = Target(\"rocm -libs=miopen,rocblas\")  # café\n", "t"],
                      ["%%bash\n", "tvmc --target 'llvm -mcpu=x'\n"]])
     result = run(text, "notebook", "n.ipynb")
     old, rewritten = json.loads(text), json.loads(result.text)
     expected = json.loads(text)
     expected["cells"][1]["source"][1] = expected["cells"][1]["source"][1].replace(
-        '"cuda -libs=cudnn,cublas"', result.changes[0].new)
+        '"rocm -libs=miopen,rocblas"', result.changes[0].new)
     assert rewritten == expected and rewritten != old
     only_lines_differ(text, result.text, {text.splitlines().index(
-        '    "t = Target(\\"cuda -libs=cudnn,cublas\\")  # café\\n",') + 1})
+        '    "t = Target(\\"rocm -libs=miopen,rocblas\\")  # café\\n",') + 1})
 
 
 def test_notebook_findings_name_the_cell_and_escaping_follows_the_file() -> None:
     text = notebook([["import tvm\n"], ["x = 1\n", "tvm.target.Target(name)\n"],
-                     ["tvm.target.Target('cuda -model=v100')  # é"]], ensure_ascii=True)
+                     ["tvm.target.Target('llvm -mcpu=skylake')  # é"]], ensure_ascii=True)
     result = run(text, "notebook", "n.ipynb")
     assert [str(f).split(": ")[0] for f in result.findings] == ["n.ipynb:cell 2:2:19"]
     assert "\\u00e9" in result.text and "é" not in result.text
@@ -239,7 +240,7 @@ def test_an_invalid_notebook_is_reported_and_untouched(text: str) -> None:
 def test_a_notebook_cell_given_as_one_string() -> None:
     text = json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
                                   "source": "import tvm\nt = tvm.target.Target("
-                                            "'cuda -model=v100')\n"}],
+                                            "'llvm -mcpu=skylake')\n"}],
                        "metadata": {}, "nbformat": 4, "nbformat_minor": 2})
     result = run(text, "notebook")
     assert json.loads(result.text)["cells"][0]["source"].startswith("import tvm\nt = tvm.ta")
@@ -250,14 +251,14 @@ def test_notebook_shell_lines_magic_continuations_and_a_cell_that_is_not_python(
     cells = [["!pip install x \\\n", "    --upgrade\n", "gpus = !nvidia-smi -L\n",
               "import tvm\n"],
              ["def f(:\n", "  pass"],
-             ["%%bash\n", "python t.py --target 'cuda -libs=cudnn,cublas'\n", "tvmc run m"],
-             ["!python t.py --target=\"cuda -libs=cudnn,cublas\"\n",
-              "t = tvm.target.Target('cuda -libs=cudnn,cublas')"]]
+             ["%%bash\n", "python t.py --target 'rocm -libs=miopen,rocblas'\n", "tvmc run m"],
+             ["!python t.py --target=\"rocm -libs=miopen,rocblas\"\n",
+              "t = tvm.target.Target('rocm -libs=miopen,rocblas')"]]
     result = run(notebook(cells), "notebook", "n.ipynb")
     sources = [c["source"] for c in json.loads(result.text)["cells"][:4]]
     assert sources[:2] == cells[:2]
-    assert sources[2][1] == f"python t.py --target {shell.quote(new(CUDA))}\n"
-    assert sources[3][0] == f"!python t.py --target={shell.quote(new(CUDA))}\n"
+    assert sources[2][1] == f"python t.py --target {shell.quote(new(GPU))}\n"
+    assert sources[3][0] == f"!python t.py --target={shell.quote(new(GPU))}\n"
     assert sources[3][1].startswith("t = tvm.target.Target({")
     # the cell Python cannot read holds nothing that looks like a target: no report
     assert [str(f)[:18] for f in result.findings] == ["n.ipynb:cell 3:3:1"]
@@ -265,11 +266,11 @@ def test_notebook_shell_lines_magic_continuations_and_a_cell_that_is_not_python(
 
 
 def test_a_console_prompt_in_any_shell_block() -> None:
-    text = ("```bash\n$ tvmc compile --target 'cuda -libs=cudnn,cublas' m.onnx\n"
-            "$ python t.py \\\n    --target 'cuda -libs=cudnn,cublas'\noutput --target x\n```\n")
+    text = ("```bash\n$ tvmc compile --target 'rocm -libs=miopen,rocblas' m.onnx\n"
+            "$ python t.py \\\n    --target 'rocm -libs=miopen,rocblas'\noutput --target x\n```\n")
     result = run(text, "markdown", "a.md")
     assert [(f.line, f.column) for f in result.findings] == [(2, 2)]
-    assert result.text.splitlines()[3] == f"    --target {shell.quote(new(CUDA))}"
+    assert result.text.splitlines()[3] == f"    --target {shell.quote(new(GPU))}"
     assert result.text.splitlines()[1] == text.splitlines()[1]
 
 
@@ -282,23 +283,24 @@ def test_yaml_quoting_reads_back_as_the_value(value: str) -> None:
 
 
 @pytest.mark.parametrize(("kind", "text"), [
-    ("yaml", "target: '  cuda -libs=cudnn,cublas'\n"),
+    ("yaml", "target: '  rocm -libs=miopen,rocblas'\n"),
     ("json", '{"target": "{\\"kind\\": \\"cuda\\", \\"host\\": \\"llvm -mcpu=skylake\\"}"}'),
-    ("shell", "run --target ' cuda -libs=cudnn,cublas'\n"),
-    ("toml", 'target = "\\tcuda -libs=cudnn,cublas"\n'),
+    ("shell", "run --target ' rocm -libs=miopen,rocblas'\n"),
+    ("toml", 'target = "\\trocm -libs=miopen,rocblas"\n'),
 ])
 def test_values_tvm_read_with_blanks_or_as_json_text_with_legacy_parts(kind: str,
                                                                        text: str) -> None:
     result = run(text, kind)
     assert result.count("rewritten") == 1 and result.changes[0].target is not None
-    assert json.loads(result.changes[0].target)["kind"] == "cuda"
+    assert json.loads(result.changes[0].target)["kind"] in ("cuda", "rocm")
 
 
 def test_shell_loops_over_targets_and_env_assignments() -> None:
-    text = ("for target in 'cuda -libs=cudnn,cublas' llvm; do\n  env TVM_TARGET=\"$target\" "
-            "TARGET='cuda -libs=cudnn,cublas' python t.py\ndone\nfor f in 'cuda -libs=x'; do :; done\n")
+    text = ("for target in 'rocm -libs=miopen,rocblas' llvm; do\n  env TVM_TARGET=\"$target\" "
+            "TARGET='rocm -libs=miopen,rocblas' python t.py\ndone\nfor f in 'cuda -libs=x'; do :; done\n")
     result = run(text, "shell")
-    assert result.count("rewritten") == 2 and not result.findings
+    assert result.count("rewritten") == 2
+    assert [(f.code, f.line) for f in result.findings] == [("TL604", 4)]  # `f` names no target
     assert {c.site for c in result.changes} == {"shell loop value", "shell assignment"}
 
 
@@ -312,11 +314,11 @@ def test_a_tuning_log_named_json_is_reported_with_what_rewrites_it() -> None:
 
 def test_invalid_yaml_is_reported_and_untouched_where_pyyaml_can_tell() -> None:
     pytest.importorskip("yaml")
-    text = 'a:\n  target: "cuda -libs=cudnn,cublas\nb: [1, 2\n'
+    text = 'a:\n  target: "rocm -libs=miopen,rocblas\nb: [1, 2\n'
     result = run(text, "yaml")
     assert result.invalid is not None and result.text == text
     assert result.invalid.message.startswith("not YAML")
-    tagged = "r: !Ref x\ntarget: 'cuda -libs=cudnn,cublas'\n"  # a tag PyYAML cannot construct
+    tagged = "r: !Ref x\ntarget: 'rocm -libs=miopen,rocblas'\n"  # a tag PyYAML cannot construct
     assert run(tagged, "yaml").count("rewritten") == 1
 
 
@@ -343,11 +345,11 @@ def test_yaml_shapes_found_by_the_property_tests(text: str) -> None:
 
 def test_yaml_block_scalars_holding_a_target_become_one_quoted_value() -> None:
     yaml = pytest.importorskip("yaml")
-    text = ("a:\n  target: >-\n    cuda -libs=cudnn,cublas\n  keep: |\n    not a target\n"
+    text = ("a:\n  target: >-\n    rocm -libs=miopen,rocblas\n  keep: |\n    not a target\n"
             "    at all\n  n: 1\n")
     result = run(text, "yaml")
     assert result.count("rewritten") == 1
-    assert yaml.safe_load(result.text) == {"a": {"target": new(CUDA),
+    assert yaml.safe_load(result.text) == {"a": {"target": new(GPU),
                                                  "keep": "not a target\nat all\n", "n": 1}}
 
 
@@ -358,7 +360,8 @@ def test_a_notebook_that_compiles_only_cell_by_cell_is_still_rewritten() -> None
                                         "t = tvm.target.Target(\"cuda -arch=sm_80\")\n"],
                      ["await something()\n"]])
     result = run(text, "notebook", "n.ipynb")
-    assert not result.findings and result.invalid is None
+    assert [f.code for f in result.findings] == ["TL711", "TL712"]  # cuda: moved meaning
+    assert result.invalid is None
     assert json.loads(result.text)["cells"][1]["source"][1] == \
         't = tvm.target.Target({"kind": "cuda", "arch": "sm_80"})\n'
 
@@ -383,16 +386,16 @@ def test_json_text_means_what_tvm_0_21_read_of_it() -> None:
 # ---- documentation blocks without a language, and suppressions of whole blocks -------------
 
 def test_blocks_without_a_language_are_read_as_what_they_are() -> None:
-    text = ("Indented:\n\n    t = tvm.target.Target('cuda -libs=cudnn,cublas')\n\n"
-            "Commands:\n\n```\n$ python tune.py --target 'cuda -libs=cudnn,cublas'\n```\n\n"
+    text = ("Indented:\n\n    t = tvm.target.Target('rocm -libs=miopen,rocblas')\n\n"
+            "Commands:\n\n```\n$ python tune.py --target 'rocm -libs=miopen,rocblas'\n```\n\n"
             "Output:\n\n```\ncuda -keys=cuda,gpu -libs=cudnn,cublas\n```\n\n"
-            "```text\ncuda -libs=cudnn,cublas\n```\n\n"
-            "```yaml\ntarget: cuda -libs=cudnn,cublas\nexpected_str: cuda -libs=cudnn,cublas\n```\n")
+            "```text\nrocm -libs=miopen,rocblas\n```\n\n"
+            "```yaml\ntarget: rocm -libs=miopen,rocblas\nexpected_str: rocm -libs=miopen,rocblas\n```\n")
     result = run(text, "markdown", "a.md")
     lines = result.text.splitlines()
-    assert lines[2] == f"    t = tvm.target.Target({py_dict(CUDA)})"  # no import tvm needed
-    assert lines[7] == f"$ python tune.py --target {shell.quote(new(CUDA))}"
-    assert lines[-3] == f"target: {yaml_quoted(new(CUDA))}"
+    assert lines[2] == f"    t = tvm.target.Target({py_dict(GPU)})"  # no import tvm needed
+    assert lines[7] == f"$ python tune.py --target {shell.quote(new(GPU))}"
+    assert lines[-3] == f"target: {yaml_quoted(new(GPU))}"
     # the output block is reported (TL603); a labelled text block is not code; the expected
     # value under a key that names no target is reported (TL602)
     assert [(f.code, f.line) for f in result.findings] == [("TL603", 14), ("TL602", 23)]
@@ -407,15 +410,15 @@ def py_dict(value: str) -> str:
 
 
 def test_a_comment_before_a_block_suppresses_it() -> None:
-    md = ("<!-- targetlang: ignore[TL101] -->\n```python\ntvm.target.Target('cuda -libs=cudnn,cublas')\n"
+    md = ("<!-- targetlang: ignore[TL101] -->\n```python\ntvm.target.Target('rocm -libs=miopen,rocblas')\n"
           "```\n\n<!-- targetlang: ignore[TL501] -->\n\n```sh\ntvmc run m\n"
-          "python t.py --target 'cuda -libs=cudnn,cublas'\n```\n")
+          "python t.py --target 'rocm -libs=miopen,rocblas'\n```\n")
     result = run(md, "markdown", "a.md")
     assert result.findings == [] and result.count("rewritten") == 1 and result.suppressed == 2
-    assert "tvm.target.Target('cuda" in result.text
+    assert "tvm.target.Target('rocm" in result.text
     rst = (".. targetlang: ignore\n\n.. code-block:: python\n\n   "
-           "tvm.target.Target('cuda -libs=cudnn,cublas')\n\n>>> tvm.target.Target("
-           "'cuda -libs=cudnn,cublas')\n")
+           "tvm.target.Target('rocm -libs=miopen,rocblas')\n\n>>> tvm.target.Target("
+           "'rocm -libs=miopen,rocblas')\n")
     result = run(rst, "rst", "a.rst")
     assert result.count("rewritten") == 1 and result.suppressed == 1
-    assert result.text.splitlines()[4].endswith("('cuda -libs=cudnn,cublas')")
+    assert result.text.splitlines()[4].endswith("('rocm -libs=miopen,rocblas')")

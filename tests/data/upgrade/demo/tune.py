@@ -1,3 +1,3 @@
 import tvm
 
-target = tvm.target.Target("cuda -libs=cudnn,cublas", host="llvm -mcpu=skylake-avx512")
+target = tvm.target.Target("rocm -libs=miopen,rocblas", host="llvm -mcpu=skylake-avx512")

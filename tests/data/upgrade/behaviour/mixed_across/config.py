@@ -1,0 +1,1 @@
+TARGET = "llvm -mcpu=znver3"

@@ -1,0 +1,1 @@
+HOST = "llvm -mtriple=aarch64-linux-gnu"

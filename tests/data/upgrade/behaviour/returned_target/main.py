@@ -1,0 +1,3 @@
+from targets import jetson
+t = jetson()
+print(t.arch, list(t.libs), t.host.kind.name)

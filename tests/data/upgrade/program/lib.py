@@ -1,0 +1,5 @@
+import tvm
+
+
+def build(mod, target):
+    return tvm.compile(mod, target=target)
