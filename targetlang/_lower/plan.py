@@ -293,13 +293,15 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
             config, features = hook.run(given.copy(), ctx.environment, filled)
         except TargetError:
             return None  # the general path words the error
-        # The hook may fill in values (hooks add members, never remove one): strings stay, a
-        # list of strings for an array of them is read as one (value_from_json's tuple),
-        # anything else the general path checks.
+        # The hook may fill in values (hooks add members, never remove one, and replace one
+        # given only from the environment: ``filled``): strings stay, a list of strings for
+        # an array of them is read as one (value_from_json's tuple), anything else the
+        # general path checks.
         filled_arrays = None
-        if len(config) != len(given):
+        if len(config) != len(given) or filled:
             for key, value in config.items():
-                if key in given or key in _CONFIG_FIELDS or type(value) is str:
+                if key in given and key not in filled or key in _CONFIG_FIELDS or \
+                        type(value) is str:
                     continue
                 if type(value) is list and plan.codes.get(key) == _STRS and \
                         all(type(item) is str for item in value):
@@ -317,7 +319,7 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
         if filled_arrays is not None:  # (the hook's config keeps its lists, for the trace)
             for key in filled_arrays:
                 attrs[key] = tuple(attrs[key])
-            arrays = [*arrays, *filled_arrays]
+            arrays = [*arrays, *[key for key in filled_arrays if key not in arrays]]
     device = attrs.get("device")
     if user_keys is None and device is None:
         keys = plan.default_keys  # (dispatch_keys' answer, without the call: most targets)
