@@ -161,12 +161,11 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         return None
     codes = plan.codes
     plain = QUOTE not in text and ESCAPE not in text  # (is_plain)
-    # A word without a quote or an escape is plain; in a text without escapes, so is the
-    # inside of a word quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a
-    # string value, but not at its ends, which are trimmed; none in another type's.) This is
+    # A word without a quote or an escape is plain; so is the inside of a word without
+    # escapes quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a string
+    # value, but not at its ends, which are trimmed; none in another type's.) This is
     # ``rules.interpreted``'s quote case inline: a call per word costs quoted text 3%, and
     # the property tests check the reader against the general path.
-    unescaped = not plain and ESCAPE not in text
     given: dict[str, Any] = {"kind": kind}
     arrays: list[str] = []  # (the arrays of strings given: to_json copies them as lists)
     for key, raw in written:
@@ -187,12 +186,16 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         elif not plain:
             if QUOTE not in raw and ESCAPE not in raw:
                 word_plain = True
-            elif unescaped and raw[0] == QUOTE == raw[-1] and len(raw) > 1 and \
+            elif raw[0] == QUOTE == raw[-1] and len(raw) > 1 and ESCAPE not in raw and \
                     QUOTE not in raw[1:-1]:
                 if " " not in raw or code == _INT or code == _BOOL:
                     raw, word_plain = raw[1:-1], True  # (istream skips the spaces)
                 elif code == _STR:
                     given[key] = raw[1:-1].strip(" ")  # (trim_spaces)
+                    continue
+                else:  # (word_value's spaced array quoted whole: each item trimmed)
+                    given[key] = tuple([item.strip(" ") for item in raw[1:-1].split(",") if item])
+                    arrays.append(key)
                     continue
         if word_plain:  # (word_value's answers, without the call: the commonest cases)
             if code == _STR:
