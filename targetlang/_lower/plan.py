@@ -212,6 +212,11 @@ def read_plain_text(text: str, ctx: Context, place: Place,
                 given[key] = tuple(items if "" not in items else [i for i in items if i])
                 arrays.append(key)
                 continue
+            number = int_from_text(raw)  # (istream's reading: 007, +4, 0x10, 1e3, true)
+            if number is None:
+                return None  # (TVM's error, which the general path words)
+            given[key] = number if code == _INT else number != 0
+            continue
         value = word_value(raw, code, word_plain)
         if value is UNREAD:
             return None
