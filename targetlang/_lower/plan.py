@@ -186,6 +186,11 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         elif not plain:
             if QUOTE not in raw and ESCAPE not in raw:
                 word_plain = True
+            elif QUOTE not in raw and _ESCAPED_ESCAPE not in raw:
+                # Escapes of other characters only: each gives the character it escapes (a
+                # lone last one, nothing), and what is left is plain (``interpreted``'s case).
+                raw = raw.replace(ESCAPE, "")
+                word_plain = " " not in raw  # (an escaped space: word_value reads it as text)
             elif raw[0] == QUOTE == raw[-1] and len(raw) > 1 and ESCAPE not in raw and \
                     QUOTE not in raw[1:-1]:
                 if " " not in raw or code == _INT or code == _BOOL:
@@ -225,6 +230,8 @@ def read_plain_text(text: str, ctx: Context, place: Place,
             arrays.append(key)
     return settle(plan, given, ctx, text, place, arrays)
 
+
+_ESCAPED_ESCAPE = ESCAPE * 2
 
 #: ``word_value``'s answer for a word the general path reads
 UNREAD: Any = object()
