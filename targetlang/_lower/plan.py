@@ -202,6 +202,15 @@ def read_plain_text(text: str, ctx: Context, place: Place,
                     given[key] = tuple([item.strip(" ") for item in raw[1:-1].split(",") if item])
                     arrays.append(key)
                     continue
+            elif code == _STRS and ESCAPE not in raw:
+                # (word_value's answer: a word without escapes, not quoted whole, is its own
+                # interpretation)
+                value = _items_of(raw)
+                if value is UNREAD:
+                    return None
+                given[key] = value
+                arrays.append(key)
+                continue
         if word_plain:  # (word_value's answers, without the call: the commonest cases)
             if code == _STR:
                 given[key] = raw
@@ -250,29 +259,7 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         if code == _STR:  # (trim_spaces, where there is a space to trim)
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):
-            # Items quoted again inside, or spaced: each item interpreted and trimmed.
-            if QUOTE not in text and ESCAPE not in text:  # (spaced: the value quoted whole)
-                return tuple([item.strip(" ") for item in text.split(",") if item])
-            if ESCAPE not in text and text[:1] == QUOTE == text[-1:] and len(text) > 1:
-                items = text[1:-1].split("','")
-                inside = "".join(items)
-                if QUOTE not in inside and "," not in inside:  # (each item quoted whole)
-                    return tuple(items if " " not in inside else
-                                 [item.strip(" ") for item in items])
-            if ESCAPE not in text:
-                parts = text.split(QUOTE)
-                if not len(parts) & 1:
-                    return UNREAD  # an unclosed quote (the general path words the error)
-                if "," not in "".join(parts[1::2]):  # (no comma inside quotes: each splits)
-                    # Interpret drops the quotes of an item quoted whole, and only those.
-                    return tuple([(item[1:-1] if item[0] == QUOTE == item[-1] and len(item) > 1
-                                   and QUOTE not in item[1:-1] else item).strip(" ")
-                                  for item in text.split(",") if item])
-            try:
-                items = split_items(text, offsets=False)
-            except MismatchedQuote:
-                return UNREAD  # the general path words the error
-            return tuple([trim_spaces(interpreted(item))[0] for item in items])
+            return _items_of(text)
         raw = text  # an array of plain items, or a number: read from the interpretation
     if code == _STR:
         return raw
@@ -285,6 +272,34 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         if number is None:
             return UNREAD  # (TVM's error, which the general path words)
     return number if code == _INT else number != 0
+
+
+def _items_of(text: str) -> Any:
+    """``word_value``'s answer for an array of strings whose interpretation ``text`` holds
+    quotes, escapes or spaces: items quoted again inside, or spaced, each interpreted and
+    trimmed; ``UNREAD`` for an unclosed quote."""
+    if QUOTE not in text and ESCAPE not in text:  # (spaced: the value quoted whole)
+        return tuple([item.strip(" ") for item in text.split(",") if item])
+    if ESCAPE not in text and text[:1] == QUOTE == text[-1:] and len(text) > 1:
+        items = text[1:-1].split("','")
+        inside = "".join(items)
+        if QUOTE not in inside and "," not in inside:  # (each item quoted whole)
+            return tuple(items if " " not in inside else
+                         [item.strip(" ") for item in items])
+    if ESCAPE not in text:
+        parts = text.split(QUOTE)
+        if not len(parts) & 1:
+            return UNREAD  # an unclosed quote (the general path words the error)
+        if "," not in "".join(parts[1::2]):  # (no comma inside quotes: each splits)
+            # Interpret drops the quotes of an item quoted whole, and only those.
+            return tuple([(item[1:-1] if item[0] == QUOTE == item[-1] and len(item) > 1
+                           and QUOTE not in item[1:-1] else item).strip(" ")
+                          for item in text.split(",") if item])
+    try:
+        items = split_items(text, offsets=False)
+    except MismatchedQuote:
+        return UNREAD  # the general path words the error
+    return tuple([trim_spaces(interpreted(item))[0] for item in items])
 
 
 def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place: Place,
