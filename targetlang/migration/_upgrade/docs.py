@@ -201,11 +201,11 @@ def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]]
                  inline: re.Pattern[str], directive: re.Pattern[str]) -> None:
     """Inline code in prose holding a legacy target or a call of a removed helper
     (`tvm.target.cuda()`): reported (prose is never rewritten)."""
-    from .._pysites import looks_like_legacy  # the one cheap look at a legacy string
+    # (imported on first use: the engine's Python module imports this one)
+    from .._pysites import looks_like_legacy, older_helpers, removed_helpers
 
     if "`" not in text:
         return
-    from .._pysites import older_helpers, removed_helpers
 
     helper_call = re.compile(r"(?<![\w.])(?:tvm\.target\.(?:target\.)?)(?:" + "|".join(
         sorted(removed_helpers(options.target_dialect) | older_helpers())) + r")\(")
