@@ -32,6 +32,7 @@ import collections
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -203,7 +204,7 @@ def run(name: str, spec: str, work: Path, counts: Counts, reports: dict[str, lis
         changed[kind] += result.changed
         invalid += result.invalid is not None
         for change in result.changes:
-            project[(kind, change.site, change.kind)] += 1
+            project[(kind, re.sub(r" \d+$", "", change.site), change.kind)] += 1  # a cell's number is no class
             if change.value is not None and change.target is not None:
                 sites.append({"project": name, "path": os.path.relpath(path, tree),
                               "line": str(change.line), "site": change.site,

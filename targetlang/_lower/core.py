@@ -664,8 +664,8 @@ def _from_config(config: Mapping[str, Any], ctx: Context, place: Place, *,
 
     attrs: dict[str, Any] = {}
     for key, value in config.items():
-        if typed and key in offsets:  # read from text: already checked and typed
-            attrs[key] = value
+        if typed and key in offsets and key not in filled:
+            attrs[key] = value  # read from text: already checked and typed
             continue
         if typed and isinstance(value, str):  # filled in by the target parser
             attrs[key] = value

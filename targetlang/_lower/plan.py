@@ -161,12 +161,11 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         return None
     codes = plan.codes
     plain = QUOTE not in text and ESCAPE not in text  # (is_plain)
-    # A word without a quote or an escape is plain; in a text without escapes, so is the
-    # inside of a word quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a
-    # string value, but not at its ends, which are trimmed; none in another type's.) This is
+    # A word without a quote or an escape is plain; so is the inside of a word without
+    # escapes quoted whole ('sm_80'): Interpret only drops the quotes. (Spaces in a string
+    # value, but not at its ends, which are trimmed; none in another type's.) This is
     # ``rules.interpreted``'s quote case inline: a call per word costs quoted text 3%, and
     # the property tests check the reader against the general path.
-    unescaped = not plain and ESCAPE not in text
     given: dict[str, Any] = {"kind": kind}
     arrays: list[str] = []  # (the arrays of strings given: to_json copies them as lists)
     for key, raw in written:
@@ -187,13 +186,31 @@ def read_plain_text(text: str, ctx: Context, place: Place,
         elif not plain:
             if QUOTE not in raw and ESCAPE not in raw:
                 word_plain = True
-            elif unescaped and raw[0] == QUOTE == raw[-1] and len(raw) > 1 and \
+            elif QUOTE not in raw and _ESCAPED_ESCAPE not in raw:
+                # Escapes of other characters only: each gives the character it escapes (a
+                # lone last one, nothing), and what is left is plain (``interpreted``'s case).
+                raw = raw.replace(ESCAPE, "")
+                word_plain = " " not in raw  # (an escaped space: word_value reads it as text)
+            elif raw[0] == QUOTE == raw[-1] and len(raw) > 1 and ESCAPE not in raw and \
                     QUOTE not in raw[1:-1]:
                 if " " not in raw or code == _INT or code == _BOOL:
                     raw, word_plain = raw[1:-1], True  # (istream skips the spaces)
                 elif code == _STR:
                     given[key] = raw[1:-1].strip(" ")  # (trim_spaces)
                     continue
+                else:  # (word_value's spaced array quoted whole: each item trimmed)
+                    given[key] = tuple([item.strip(" ") for item in raw[1:-1].split(",") if item])
+                    arrays.append(key)
+                    continue
+            elif code == _STRS and ESCAPE not in raw:
+                # (word_value's answer: a word without escapes, not quoted whole, is its own
+                # interpretation)
+                value = _items_of(raw)
+                if value is UNREAD:
+                    return None
+                given[key] = value
+                arrays.append(key)
+                continue
         if word_plain:  # (word_value's answers, without the call: the commonest cases)
             if code == _STR:
                 given[key] = raw
@@ -209,6 +226,11 @@ def read_plain_text(text: str, ctx: Context, place: Place,
                 given[key] = tuple(items if "" not in items else [i for i in items if i])
                 arrays.append(key)
                 continue
+            number = int_from_text(raw)  # (istream's reading: 007, +4, 0x10, 1e3, true)
+            if number is None:
+                return None  # (TVM's error, which the general path words)
+            given[key] = number if code == _INT else number != 0
+            continue
         value = word_value(raw, code, word_plain)
         if value is UNREAD:
             return None
@@ -217,6 +239,8 @@ def read_plain_text(text: str, ctx: Context, place: Place,
             arrays.append(key)
     return settle(plan, given, ctx, text, place, arrays)
 
+
+_ESCAPED_ESCAPE = ESCAPE * 2
 
 #: ``word_value``'s answer for a word the general path reads
 UNREAD: Any = object()
@@ -235,29 +259,7 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         if code == _STR:  # (trim_spaces, where there is a space to trim)
             return text if text[:1] != " " and text[-1:] != " " else trim_spaces(text)[0]
         if code == _STRS and (not is_plain(text) or " " in text):
-            # Items quoted again inside, or spaced: each item interpreted and trimmed.
-            if QUOTE not in text and ESCAPE not in text:  # (spaced: the value quoted whole)
-                return tuple([item.strip(" ") for item in text.split(",") if item])
-            if ESCAPE not in text and text[:1] == QUOTE == text[-1:] and len(text) > 1:
-                items = text[1:-1].split("','")
-                inside = "".join(items)
-                if QUOTE not in inside and "," not in inside:  # (each item quoted whole)
-                    return tuple(items if " " not in inside else
-                                 [item.strip(" ") for item in items])
-            if ESCAPE not in text:
-                parts = text.split(QUOTE)
-                if not len(parts) & 1:
-                    return UNREAD  # an unclosed quote (the general path words the error)
-                if "," not in "".join(parts[1::2]):  # (no comma inside quotes: each splits)
-                    # Interpret drops the quotes of an item quoted whole, and only those.
-                    return tuple([(item[1:-1] if item[0] == QUOTE == item[-1] and len(item) > 1
-                                   and QUOTE not in item[1:-1] else item).strip(" ")
-                                  for item in text.split(",") if item])
-            try:
-                items = split_items(text, offsets=False)
-            except MismatchedQuote:
-                return UNREAD  # the general path words the error
-            return tuple([trim_spaces(interpreted(item))[0] for item in items])
+            return _items_of(text)
         raw = text  # an array of plain items, or a number: read from the interpretation
     if code == _STR:
         return raw
@@ -270,6 +272,34 @@ def word_value(raw: str, code: int, plain: bool = False) -> Any:
         if number is None:
             return UNREAD  # (TVM's error, which the general path words)
     return number if code == _INT else number != 0
+
+
+def _items_of(text: str) -> Any:
+    """``word_value``'s answer for an array of strings whose interpretation ``text`` holds
+    quotes, escapes or spaces: items quoted again inside, or spaced, each interpreted and
+    trimmed; ``UNREAD`` for an unclosed quote."""
+    if QUOTE not in text and ESCAPE not in text:  # (spaced: the value quoted whole)
+        return tuple([item.strip(" ") for item in text.split(",") if item])
+    if ESCAPE not in text and text[:1] == QUOTE == text[-1:] and len(text) > 1:
+        items = text[1:-1].split("','")
+        inside = "".join(items)
+        if QUOTE not in inside and "," not in inside:  # (each item quoted whole)
+            return tuple(items if " " not in inside else
+                         [item.strip(" ") for item in items])
+    if ESCAPE not in text:
+        parts = text.split(QUOTE)
+        if not len(parts) & 1:
+            return UNREAD  # an unclosed quote (the general path words the error)
+        if "," not in "".join(parts[1::2]):  # (no comma inside quotes: each splits)
+            # Interpret drops the quotes of an item quoted whole, and only those.
+            return tuple([(item[1:-1] if item[0] == QUOTE == item[-1] and len(item) > 1
+                           and QUOTE not in item[1:-1] else item).strip(" ")
+                          for item in text.split(",") if item])
+    try:
+        items = split_items(text, offsets=False)
+    except MismatchedQuote:
+        return UNREAD  # the general path words the error
+    return tuple([trim_spaces(interpreted(item))[0] for item in items])
 
 
 def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place: Place,
@@ -293,13 +323,15 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
             config, features = hook.run(given.copy(), ctx.environment, filled)
         except TargetError:
             return None  # the general path words the error
-        # The hook may fill in values (hooks add members, never remove one): strings stay, a
-        # list of strings for an array of them is read as one (value_from_json's tuple),
-        # anything else the general path checks.
+        # The hook may fill in values (hooks add members, never remove one, and replace one
+        # given only from the environment: ``filled``): strings stay, a list of strings for
+        # an array of them is read as one (value_from_json's tuple), anything else the
+        # general path checks.
         filled_arrays = None
-        if len(config) != len(given):
+        if len(config) != len(given) or filled:
             for key, value in config.items():
-                if key in given or key in _CONFIG_FIELDS or type(value) is str:
+                if key in given and key not in filled or key in _CONFIG_FIELDS or \
+                        type(value) is str:
                     continue
                 if type(value) is list and plan.codes.get(key) == _STRS and \
                         all(type(item) is str for item in value):
@@ -317,7 +349,7 @@ def settle(plan: KindPlan, given: dict[str, Any], ctx: Context, text: str, place
         if filled_arrays is not None:  # (the hook's config keeps its lists, for the trace)
             for key in filled_arrays:
                 attrs[key] = tuple(attrs[key])
-            arrays = [*arrays, *filled_arrays]
+            arrays = [*arrays, *[key for key in filled_arrays if key not in arrays]]
     device = attrs.get("device")
     if user_keys is None and device is None:
         keys = plan.default_keys  # (dispatch_keys' answer, without the call: most targets)

@@ -218,7 +218,8 @@ def istream_int(text: str, bits: int = 64) -> int | None:
         if match is None:
             return None
         number = match.group()
-    value = int(number) if len(number) < 19 and number.isdigit() else int64_from_decimal(number)
+    # (a sign and at most 18 ASCII digits, or 18 digits: in int64's range)
+    value = int(number) if len(number) < 19 else int64_from_decimal(number)
     if value is None or bits != 64 and not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
         return None
     return value

@@ -318,6 +318,58 @@ def target_arguments(call: ast.Call, name: str) -> list[tuple[str, ast.expr]]:
     return [(role, node) for role, node in found if not isinstance(node, ast.Starred)]
 
 
+def older_helpers() -> frozenset[str]:
+    """The ``tvm.target`` helpers that left TVM before 0.21 (``micro``, ``vta``): what they
+    returned is no legacy reading the upgrade knows."""
+    from .._schema.facts import data_json  # on first use: only a file calling tvm.target asks
+
+    helpers = data_json("releases/python-helpers.json")
+    exported = helpers["by_release"].get("tvm-0.21", {})
+    return frozenset(name for name in helpers["helpers"] if name not in exported)
+
+
+#: TVM's names of a device before 0.8 (tvm.device since): absent from 0.19 and 0.21 too
+_CONTEXT_CALLS = frozenset({"tvm.context", "tvm.runtime.context", "tvm.nd.context",
+                            "tvm.runtime.ndarray.context"})
+_TARGET_NAME = re.compile(r"(?:[a-z0-9_]*_)?(?:target|tgt)(?:_host)?", re.I)
+
+
+def _target_named(node: ast.expr) -> bool:
+    """Whether a name or an attribute is named as a target is (``target``, ``tgt``,
+    ``model.target``, ``host_target``)."""
+    name = node.id if isinstance(node, ast.Name) else \
+        node.attr if isinstance(node, ast.Attribute) else None
+    return name is not None and _TARGET_NAME.fullmatch(name) is not None
+
+
+def _added(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of ``+``, left to right."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _added(node.left) + _added(node.right)
+    return [node]
+
+
+def _example_site(source: str, helpers: frozenset[str]) -> str | None:
+    """What in a doctest example's source is a legacy site (a legacy target string, a
+    removed helper's call), or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                looks_like_legacy(node.value):
+            return f"the legacy target {node.value!r}"
+        if isinstance(node, ast.Call):
+            spelled = dotted(node.func) or ""
+            head, _, last = spelled.rpartition(".")
+            if last in helpers and (head.split(".")[-1:] == ["target"] or head == "tvm"):
+                return f"a call of {spelled} (removed in TVM 0.24)"
+    return None
+
+
 def removed_helpers(target_dialect: str) -> frozenset[str]:
     """The ``tvm.target`` helpers TVM 0.21 exported that release ``target_dialect`` lacks."""
     from .._schema.facts import data_json  # on first use: only a file calling tvm.target asks
@@ -437,6 +489,10 @@ class Engine:
         if self.names or self.program.index.imports.get(self.where):
             self._properties()  # (a Target may come from another module of the program)
         self._unknown_literals()
+        self._templates()
+        self._docstring_examples()
+        if self.names:
+            self._target_texts()
         newline = self.newline()
         lines = [line + newline for line, needed in (("import tvm", self.import_tvm and
                                               not self.tvm_imported),
@@ -461,6 +517,12 @@ class Engine:
         end_column = getattr(node, "end_col_offset", None)
         self.findings.append(Finding(self.path, line, getattr(node, "col_offset", 0), message,
                                      code, end_line, end_column or 0))
+
+    def _reported_on(self, line: int) -> bool:
+        """Whether a report (or a suppressed one) covers ``line``: a target position whose
+        value may be None, or of a call the engine does not read, reports nothing there."""
+        return any(f.line <= line <= max(f.line, f.end_line) for f in self.findings) or \
+            self.quiet.covers("TL201", line, line)
 
     def suppressed(self, node: ast.AST, code: str) -> bool:
         line = getattr(node, "lineno", 1)
@@ -549,11 +611,91 @@ class Engine:
         if name.startswith("tvm.target.") and name[len("tvm.target."):] in self.helpers():
             self._helper(call, name[len("tvm.target."):])
             return
+        removed = self._removed_api(call, name)
+        if removed is not None:
+            self.finding(call, removed, "TL507")
+            return
         if name.startswith("tvm."):
             for role, node in target_arguments(call, name):
                 self._site(call, name, role, node)
             if name in DEVICE_CALLS and name.endswith("enabled") and call.args:
                 self._enabled(call, name)
+
+    def _removed_api(self, call: ast.Call, name: str) -> str | None:
+        """What to say of a call of an API that neither 0.21 nor the release has and that
+        no rewrite replaces (None: it is not one)."""
+        if name.startswith("tvm.target.") and name[len("tvm.target."):] in older_helpers():
+            helper = name[len("tvm.target."):]
+            return (f"tvm.target.{helper} left TVM before 0.21 (0.21 and {self.dialect} have "
+                    "no such helper), and what it returned is not known here: not rewritten; "
+                    "write the target it made as JSON (`targetlang migrate TARGET` prints it) "
+                    "and pass that to tvm.target.Target")
+        if name.startswith("tvm.autotvm.") and name.endswith(".set_cuda_target_arch"):
+            return ("set_cuda_target_arch (AutoTVM) is gone: AutoTVM left TVM before 0.21, and "
+                    f"{self.dialect} has no tvm.autotvm; the CUDA architecture belongs in the "
+                    "target: {\"kind\": \"cuda\", \"arch\": \"sm_53\"}, then drop this "
+                    "call")
+        if name in _CONTEXT_CALLS and call.args and self._target_related(call.args[0]):
+            return (f"{name}(...) is not in TVM 0.21 nor {self.dialect} (tvm.device replaced "
+                    "it in 0.8), and it is given a target: pass the kind name to tvm.device "
+                    "(tvm.device(target.kind.name, 0)), not the target's text")
+        return None
+
+    def _target_related(self, node: ast.expr) -> bool:
+        """Whether an argument is a target, its text, or a target-named value."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("str", "repr") and len(node.args) == 1:
+            node = node.args[0]
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str) and looks_like_legacy(node.value)
+        return self.is_target(node) or _target_named(node)
+
+    def _target_texts(self) -> None:
+        """The text of a Target (``str(t)``, ``repr(t)``, an f-string or a format of it) used
+        as more than a message: since 0.24 it is JSON text, where 0.21 gave the legacy one."""
+        made: list[tuple[ast.expr, ast.expr]] = []
+        for call in self.scopes.of(ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id in ("str", "repr") and \
+                    len(call.args) == 1 and not call.keywords and \
+                    self.scopes.resolve(call.func) is None:
+                made.append((call, call.args[0]))
+            elif isinstance(call.func, ast.Attribute) and call.func.attr == "format" and \
+                    isinstance(call.func.value, ast.Constant):
+                made += [(call, arg) for arg in call.args]
+        for joined in self.scopes.of(ast.JoinedStr):
+            made += [(joined, v.value) for v in joined.values
+                     if isinstance(v, ast.FormattedValue) and v.format_spec is None]
+        for binop in self.scopes.of(ast.BinOp):
+            if isinstance(binop.op, ast.Mod) and isinstance(binop.left, ast.Constant) and \
+                    isinstance(binop.left.value, str):
+                items = binop.right.elts if isinstance(binop.right, ast.Tuple) else [binop.right]
+                made += [(binop, item) for item in items]
+        seen: set[int] = set()
+        for text, value in made:
+            if id(text) in seen or isinstance(value, ast.Constant) or \
+                    not (self.is_target(value) or _target_named(value)) or \
+                    self._known_text(value):
+                continue
+            uses = self.flow.uses(text)
+            other = next((use for use in uses if use.other), None)
+            if other is None and uses:
+                continue  # printed, logged, a message, stored
+            seen.add(id(text))
+            what = f"{other.what}, {other.where}" if other is not None else \
+                "where it goes is not known here"
+            self.finding(text, f"the text of the Target {_short(value)!r} is used as more than "
+                               f"a message ({what}): since TVM 0.24 "
+                               "str(Target) is JSON text ('{\"kind\":\"cuda\",...}') where "
+                               "TVM 0.21 gave 'cuda -keys=cuda,gpu ...'; read target.kind.name "
+                               "or target.attrs instead", "TL506")
+
+    def _known_text(self, node: ast.expr) -> bool:
+        """Whether a target-named value is known to be text (a string bound to it), not a
+        Target: its text is itself."""
+        if self.is_target(node):
+            return False
+        value = self.value(node)
+        return value.unknown is None and bool(value.literals)
 
     def _enabled(self, call: ast.Call, name: str) -> None:
         """``tvm.runtime.enabled(x)`` with a legacy text: no release from 0.24 reads it."""
@@ -635,7 +777,9 @@ class Engine:
         if isinstance(answer, Unchanged):
             return
         if isinstance(answer, NotATarget):
-            if certain:  # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target
+            # elsewhere (tvm.runtime.enabled("rpc")) a name may be no target; text shaped
+            # like a legacy target is reported all the same (it fails on every release)
+            if certain or looks_like_legacy(str(node.value)):
                 self.finding(node, f"{role} {node.value!r} is not a target in any release: "
                                    f"{answer.reason}", "TL403")
             return
@@ -1813,14 +1957,40 @@ class Engine:
                           if isinstance(n.func, ast.Attribute) and n.func.attr == "format")
         for node in self.scopes.of(ast.Constant):
             if not isinstance(node.value, str) or \
-                    id(node) in self.done or id(node) in docstrings or \
-                    not looks_like_legacy(node.value):
+                    id(node) in self.done or id(node) in docstrings:
+                continue
+            if not looks_like_legacy(node.value):
+                inner = legacy_in_json(node.value)
+                if inner is not None:  # a tuning record or a config held as text
+                    self.finding(node, f"JSON text holding the legacy target {inner!r} (a "
+                                       "tuning record, a config): not rewritten: no tool can "
+                                       "tell how it is read; rewrite the target inside as TVM "
+                                       ">= 0.24 reads it (`targetlang migrate`; `targetlang "
+                                       "logs` for tuning records in files), or suppress this "
+                                       "code", "TL601")
                 continue
             answer = convert_value(node.value, target_dialect=self.dialect,
                                    environment=self.environment)
-            if isinstance(answer, (Unchanged, NotATarget)):
+            if isinstance(answer, Unchanged):
                 continue
             uses = self.flow.uses(node)
+            if isinstance(answer, NotATarget):
+                # shaped like a legacy target that no release reads (TVM 0.21 refused it too):
+                # a typo in a target, or text about one; never dropped without a word
+                parent = self.scopes.parent.get(node)
+                if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+                    continue  # a piece of a concatenation: the whole is a template (TL605)
+                if uses and all(use.shown or use.kind == "device" for use in uses):
+                    continue
+                goes = next((use for use in uses if use.other or use.kind == "target"), None)
+                to = f" (it goes to {goes.what}, {goes.where})" if goes is not None else ""
+                self.finding(node, f"{node.value!r} looks like a legacy target string but no "
+                                   f"release reads it ({answer.reason}){to}: if it is a "
+                                   "target, fix it and give it the JSON text TVM >= 0.24 reads "
+                                   "('targetlang migrate'); if it is text about a target (an "
+                                   "expected error), suppress this code", "TL601")
+                self.reported_literals.add(id(node))
+                continue
             if any(use.kind == "bridge" for use in uses):
                 continue  # targetlang.compat reads it as TVM 0.21 did
             if uses and all(use.kind == "device" for use in uses):
@@ -1843,6 +2013,188 @@ class Engine:
                                "not rewritten: if it is a target, give it the JSON text TVM "
                                ">= 0.24 reads ('targetlang migrate'), if it is text about a "
                                "target, suppress this code", "TL601")
+            self.reported_literals.add(id(node))
+
+    def _templates(self) -> None:
+        """A string template that makes a legacy-looking target at run time (``"llvm
+        -mcpu=%s" % cpu``, ``"...{}".format(x)``, an f-string): reported where it reaches
+        a target position (TL201 there), else here, unless it is only printed or logged."""
+        made: list[tuple[ast.expr, str]] = []
+        for binop in self.scopes.of(ast.BinOp):
+            if isinstance(binop.op, ast.Mod) and isinstance(binop.left, ast.Constant) and \
+                    isinstance(binop.left.value, str):
+                made.append((binop, binop.left.value))
+        for call in self.scopes.of(ast.Call):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "format" and \
+                    isinstance(call.func.value, ast.Constant) and \
+                    isinstance(call.func.value.value, str):
+                made.append((call, call.func.value.value))
+        for binop in self.scopes.of(ast.BinOp):  # "cuda -arch=" + arch: the outermost +
+            parent = self.scopes.parent.get(binop)
+            if not isinstance(binop.op, ast.Add) or (
+                    isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)):
+                continue
+            pieces = _added(binop)
+            first = pieces[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str) and \
+                    id(first) not in self.reported_literals:
+                made.append((binop, "".join(
+                    str(p.value) if isinstance(p, ast.Constant) else "{}" for p in pieces)))
+        for joined in self.scopes.of(ast.JoinedStr):
+            if id(self.scopes.parent.get(joined)) in {id(m) for m, _ in made}:
+                continue
+            made.append((joined, "".join(str(v.value) if isinstance(v, ast.Constant) else "{}"
+                                         for v in joined.values)))
+        for node, template in made:
+            if id(node) in self.done or not looks_like_legacy(template):
+                continue
+            uses = self.flow.uses(node)
+            if any(use.kind == "bridge" or (use.kind == "target" and (
+                    use.path or self.runtime or self._reported_on(use.line))) for use in uses):
+                continue  # reported (or bridged) at the target position it reaches
+            if uses and all(use.shown or use.kind == "device" for use in uses):
+                continue  # a message, or a device name (its first word is read)
+            goes = next((use for use in uses if use.other), None)
+            to = f" (it goes to {goes.what}, {goes.where})" if goes is not None else ""
+            self.done.add(id(node))
+            self.finding(node, f"{template.strip()!r} is a template that makes a legacy-looking "
+                               f"target at run time, not known to reach a target position{to}: "
+                               "its text is put together at run time, so no tool can rewrite "
+                               f"it; {_BUILT_HELP}, or route it through targetlang.compat."
+                               "Target; if it is text about a target, suppress this code",
+                         "TL605")
+
+    def _docstring_examples(self) -> None:
+        """A docstring's doctest examples (``>>>``/``...`` lines) holding a legacy target or
+        a removed helper: rewritten in place where that is safe, else reported."""
+        import doctest
+
+        parser = doctest.DocTestParser()
+        for statement in self.scopes.of(ast.Expr):
+            node = statement.value
+            if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or \
+                    ">>>" not in node.value:
+                continue
+            try:
+                examples = parser.get_examples(node.value)
+            except ValueError:
+                continue
+            helpers = self.helpers() | older_helpers()
+            sites = {example.lineno: _example_site(example.source, helpers)
+                     for example in examples}
+            if all(why is None for why in sites.values()) and \
+                    not any("tvm" in example.source for example in examples):
+                continue
+            done = self._rewrite_examples(node, examples, sites)
+            for example in examples:
+                why = sites.get(example.lineno)
+                if why is None or example.lineno in done:
+                    continue
+                line = node.lineno + example.lineno
+                spot = ast.Constant(value="", lineno=line, col_offset=node.col_offset,
+                                    end_lineno=line, end_col_offset=node.col_offset)
+                self.finding(spot, f"a docstring example holds {why}, which cannot be rewritten "
+                                   "in place safely (a backslash in the docstring, lines not "
+                                   "as doctest reads them, or a rewrite needing an import or "
+                                   "the docstring's quote); rewrite the example by hand "
+                                   "(`targetlang migrate TARGET` prints the JSON) or suppress "
+                                   "this code", "TL607")
+
+    def _rewrite_examples(self, node: ast.Constant, examples: list[Any],
+                          sites: dict[int, str | None]) -> set[int]:
+        """A docstring's examples read as one program and its sites rewritten in place
+        where that is safe: the literal holds no backslash (its text is its value), every
+        example line is in the file as the docstring gives it, each edit lies within one
+        line and needs no import. Returns the docstring lines (``example.lineno``) of the
+        examples whose sites were rewritten or reported by the reading; the others are
+        reported as examples (TL607)."""
+        start, end = self.source.span(node)
+        segment = self.text[start:end]
+        quote = next((q for q in ('"""', "'''", '"', "'") if segment.endswith(q)), None)
+        if quote is None or "\\" in segment or self.analysis:
+            return set()
+        at = start + segment.index(quote) + len(quote)
+        if self.text[at:end - len(quote)] != node.value or segment[0] not in "rRuU'\"":
+            return set()
+        lines = node.value.splitlines(keepends=True)
+        starts = [0]
+        for text_line in lines:
+            starts.append(starts[-1] + len(text_line))
+        #: (offset in the program, offset in the file, length) of each example line
+        mapping: list[tuple[int, int, int, int]] = []
+        program = ""
+        for example in examples:
+            for number, source_line in enumerate(example.source.splitlines(keepends=True)):
+                index = example.lineno + number
+                prompt = ">>> " if number == 0 else "... "
+                expected = " " * example.indent + prompt + source_line.rstrip("\n")
+                if index >= len(lines) or lines[index].rstrip("\r\n") != expected and \
+                        lines[index].rstrip("\r\n") != expected.rstrip():
+                    return set()
+                column = example.indent + len(prompt)
+                mapping.append((len(program), at + starts[index] + column,
+                                len(source_line.rstrip("\n")), example.lineno))
+                program += source_line if source_line.endswith("\n") else source_line + "\n"
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(program)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return set()
+        inner = Engine(program, tree, path=self.path, target_dialect=self.dialect,
+                       environment=self.environment, runtime=False, full=self.full,
+                       quiet=Quiet(), assume_tvm=True, program=self.program,
+                       analysis=False)
+        inner.run()
+
+        def place(offset: int, stop: int) -> tuple[int, int] | None:
+            for begin, file_at, size, lineno in mapping:
+                if begin <= offset and stop <= begin + size:
+                    return file_at + offset - begin, lineno
+            return None
+
+        for begin, stop in inner.edits:  # what the reading rewrites is a site of its example
+            found = place(begin, stop)
+            if found is not None and sites.get(found[1]) is None:
+                sites[found[1]] = "a site the upgrade rewrites in code"
+        if inner.import_tvm or inner.compat:
+            return set()
+
+        edits: list[tuple[int, int, str, Rewrite]] = []
+        for (s, e), new in inner.edits.items():
+            found = place(s, e)
+            if found is None or "\n" in new or "\\" in new or quote in new or \
+                    quote[0] in new and len(quote) == 1 or new.endswith(quote[0]):
+                return set()  # (a quote of the docstring's own would end it)
+            edits.append((found[0], found[0] + e - s, new, next(
+                (r for r in inner.rewrites if r.new == new), Rewrite(0, 0, "", new))))
+        done: set[int] = set()
+        for file_start, file_end, new, rewrite in edits:
+            line = self.text.count("\n", 0, file_start) + 1
+            column = file_start - (self.text.rfind("\n", 0, file_start) + 1)
+            if self.quiet.covers(rewrite.code, line):
+                continue
+            self._add(file_start, file_end, new)
+            self.rewrites.append(Rewrite(line, column, self.text[file_start:file_end], new,
+                                         rewrite.kind, rewrite.code, line, column + len(new)))
+        for begin, stop in inner.edits:
+            found = place(begin, stop)
+            if found is not None:
+                done.add(found[1])
+        for finding in inner.findings:
+            offset = inner.source.starts[finding.line - 1] if finding.line - 1 < len(
+                inner.source.starts) else 0
+            found = place(offset + finding.column, offset + finding.column)
+            if found is None or sites.get(found[1]) is None:
+                continue  # (an example without a legacy site: its run-time values are its own)
+            line = self.text.count("\n", 0, found[0]) + 1
+            if self.quiet.covers(finding.code, line):
+                done.add(found[1])
+                continue
+            self.findings.append(Finding(self.path, line, found[0] - (
+                self.text.rfind("\n", 0, found[0]) + 1), finding.message, finding.code))
+            done.add(found[1])
+        return done
 
     # ---- where an import goes ----------------------------------------------------------------
 
@@ -2057,6 +2409,29 @@ def _short(node: ast.expr) -> str:
 _KIND_WORDS: frozenset[str] | None = None
 
 
+def legacy_in_json(text: str) -> str | None:
+    """The first legacy-looking string inside ``text`` when it is JSON text (an AutoTVM or
+    Ansor record, a config held in a string), else None."""
+    head = text.lstrip()[:1]
+    if head not in ("{", "[") or " -" not in text or len(text) > 1_000_000:
+        return None
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    stack = [document]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if looks_like_legacy(item):
+                return item
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+    return None
+
+
 def looks_like_legacy(value: str) -> bool:
     """A cheap first look: the text starts with a kind name of TVM 0.21 followed by options
     (every legacy string a JSON-only release refuses does, bar removed kinds)."""
@@ -2086,7 +2461,9 @@ def might_have_sites(text: str, *, properties: bool = False) -> bool:
         from ..target import kinds  # on first use: a file without tvm asks
 
         words = "|".join(sorted(map(re.escape, kinds(LEGACY_DIALECT)), key=len, reverse=True))
-        _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})\s+-""")
+        # ('llvm ' + '-mcpu=' + cpu: a concatenation of literals starting like one too)
+        _CANDIDATE = re.compile(rf"""['"]\s*(?:{words})(?:\s+|\s*['"]\s*\+\s*['"]\s+)"""
+                                rf"""(?:['"]\s*\+\s*['"]\s*)?-""")
     if _CANDIDATE.search(text) is not None:
         return True
     if not properties:

@@ -160,6 +160,26 @@ _ALL = [
          "Target from any other text, which fails for legacy text (and refuses JSON text)",
          "pass the kind name (tvm.runtime.enabled(\"llvm\")), or check what the target needs "
          "another way"),
+    Code("TL505", "helper-like-call", "a documentation code block calls a function named "
+         "like a helper TVM 0.24 removed (arm_cpu(...), x.mali(...)) through a name the "
+         "block does not show to be tvm.target (a typo, a name bound elsewhere): it is not "
+         "rewritten",
+         "if it is tvm.target's helper, write the call as tvm.target.Target({...}) of its "
+         "JSON (`targetlang migrate`), else suppress this code"),
+    Code("TL506", "target-text", "the text of a Target (str(t), repr(t), an f-string or a "
+         "format of it) used as more than a message: since TVM 0.24 str(Target) is JSON "
+         "text ('{\"kind\":\"cuda\",...}') where TVM 0.21 gave 'cuda -keys=cuda,gpu "
+         "-arch=...', so a device name, a comparison, a string method or a path built from "
+         "it reads something else",
+         "read what is needed from the Target itself: target.kind.name for a device or a "
+         "comparison, target.attrs for an option"),
+    Code("TL507", "removed-api", "an API that the release does not have and that no rewrite "
+         "replaces: tvm.context (tvm.device since TVM 0.8; TVM 0.19 and 0.21 have none), AutoTVM's "
+         "set_cuda_target_arch (AutoTVM left TVM before 0.21), helpers removed before TVM "
+         "0.21 (tvm.target.micro, tvm.target.vta)",
+         "what the message says: tvm.device(kind) for a device; the architecture in the "
+         "target ({\"kind\": \"cuda\", \"arch\": \"sm_53\"}); the target as JSON "
+         "(`targetlang migrate`) for a helper"),
     Code("TL601", "unknown-role", "a legacy target string in Python that is not known to "
          "reach a target (a constant, an expected value, a message)",
          "if it is a target, write it as JSON text (`targetlang migrate`); if it is text "
@@ -173,6 +193,26 @@ _ALL = [
          "whose reading of it no file of the run shows",
          "if the program reads it as a target, write it as JSON text (`targetlang migrate "
          "TARGET` prints it); if it is text about a target, suppress it"),
+    Code("TL605", "legacy-template", "a string template (\"llvm -mcpu=%s\" % cpu, "
+         "\"cuda -arch=sm_{}\".format(n), an f-string) that makes a legacy-looking target at "
+         "run time and is not known to reach a target position (where it would be TL201): "
+         "its text is put together at run time, so no tool can rewrite it",
+         "build a dict from the same pieces ({\"kind\": \"llvm\", \"mcpu\": cpu}) "
+         "instead of text, or route it through targetlang.compat.Target; if it is text "
+         "about a target, suppress this code"),
+    Code("TL606", "inline-code", "a legacy target or a call of a removed helper in inline "
+         "code in a documentation page's prose (`llvm -mtriple=...`, `tvm.target.cuda()` in "
+         "Markdown, ``...`` in reStructuredText): prose is never rewritten",
+         "write it as JSON (`targetlang migrate TARGET` prints it) if readers copy it as a "
+         "target; else suppress this code (<!-- targetlang: ignore --> or .. targetlang: "
+         "ignore before the paragraph)"),
+    Code("TL607", "docstring-example", "a docstring's example (a doctest, >>> and ... lines) "
+         "holds a legacy target or a removed helper that cannot be rewritten in place safely "
+         "(the docstring holds a backslash or its example lines are not as doctest reads "
+         "them, the new text would need an import or holds the docstring's quote); examples "
+         "that can are rewritten as code is",
+         "rewrite the example by hand (`targetlang migrate TARGET` prints the JSON), or "
+         "suppress this code"),
     Code("TL603", "text-block", "a legacy target in a documentation block that is neither "
          "Python nor shell (output, text)",
          "if it is output, suppress it (<!-- targetlang: ignore --> before the fence); if "

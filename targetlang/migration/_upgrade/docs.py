@@ -1,7 +1,8 @@
 """Markdown and reStructuredText: their code blocks. Python blocks (doctest prompts
 included) go through the engine, shell and console blocks through the shell handler; the
-block's indentation is kept. Prose is never a site: a legacy-looking string there has no
-known role."""
+block's indentation is kept. Prose is never rewritten: inline code holding a legacy target
+is reported (TL606), as is a call in any block named like a removed helper on a name the
+block does not show to be ``tvm.target`` (TL505)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ _SHELL = {"sh", "bash", "shell", "zsh", "console", "shell-session", "shellsessio
 _CONFIGS = {"json": configs.handle_json, "json5": None, "jsonc": None,
             "yaml": configs.handle_yaml, "yml": configs.handle_yaml,
             "toml": configs.handle_toml}
-#: languages of blocks that show text, not code (output, logs): never a site
+#: languages of blocks that show text (output, logs): a site only where the block turns out
+#: to be code all the same
 _TEXT = {"text", "txt", "output", "plain", "plaintext", "log", "none", "diff", "raw", "console-output",
          "md", "markdown", "rst", "html", "xml", "csv", "json5", "jsonc"}
 #: a block without a language: read as what it turns out to be
@@ -123,7 +125,8 @@ def _unlabelled(block: list[tuple[int, str]], strip: int) -> str | None:
         return None
     if any(line.startswith(">>>") for line in lines):
         return "python"
-    commands = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    commands = [line for line in _logical(lines) if line.strip() and
+                not line.lstrip().startswith("#")]
     if commands and all(_COMMAND.match(line) or line.rstrip().endswith("\\") for line in
                         commands[:1]) and sum(bool(_COMMAND.match(c)) for c in commands) * 2 \
             >= len(commands):
@@ -147,6 +150,19 @@ def _unlabelled(block: list[tuple[int, str]], strip: int) -> str | None:
     return "python"
 
 
+def _logical(lines: list[str]) -> list[str]:
+    """Lines continued with a trailing backslash joined: one command each."""
+    joined: list[str] = []
+    continued = False
+    for line in lines:
+        if continued:
+            joined[-1] = joined[-1].rstrip()[:-1] + " " + line.lstrip()
+        else:
+            joined.append(line)
+        continued = line.rstrip().endswith("\\")
+    return joined
+
+
 def _holds_target(text: str) -> bool:
     """Whether text holds what looks like a legacy target string (a kind and an option)."""
     from .._pysites import looks_like_legacy  # the one cheap look at a legacy string
@@ -155,15 +171,138 @@ def _holds_target(text: str) -> bool:
                if " -" in part)
 
 
-def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Outcome:
+def _run(blocks: Iterator[Block], text: str, path: str, options: Options,
+         inline: re.Pattern[str], directive: re.Pattern[str]) -> Outcome:
     outcome = Outcome()
     host_lines = Lines(text)
     docs_options = dataclasses.replace(options, docs=True)
     #: the page's Python blocks, read together as one program after the others
     python_blocks: list[tuple[list[Piece], frozenset[str] | None]] = []
+    seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]] = []
+    try:
+        _blocks(blocks, seen, text, host_lines, path, options, docs_options, python_blocks,
+                outcome)
+    finally:
+        if python_blocks:
+            outcome.merge(_python_page(python_blocks, text, host_lines, path, docs_options))
+    _helper_like(seen, host_lines, path, options, outcome)
+    _inline_code(seen, text, host_lines, path, options, outcome, inline, directive)
+    return outcome
+
+
+#: what prose shows as code: `x` and ``x`` (Markdown), ``x`` and the interpreted text `x`
+#: (reStructuredText, a :code: role's too)
+_MARKDOWN_INLINE = re.compile(r"(?<!`)(`+)(?!`)([^`\r\n]+?)(?<!`)\1(?!`)")
+_RST_INLINE = re.compile(r"(?<!`)(``?)(?!`)([^`\r\n]+?)(?<!`)\1(?!`)")
+
+
+def _inline_code(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]], text: str,
+                 host_lines: Lines, path: str, options: Options, outcome: Outcome,
+                 inline: re.Pattern[str], directive: re.Pattern[str]) -> None:
+    """Inline code in prose holding a legacy target or a call of a removed helper
+    (`tvm.target.cuda()`): reported (prose is never rewritten)."""
+    # (imported on first use: the engine's Python module imports this one)
+    from .._pysites import looks_like_legacy, older_helpers, removed_helpers
+
+    if "`" not in text:
+        return
+
+    helper_call = re.compile(r"(?<![\w.])(?:tvm\.target\.(?:target\.)?)(?:" + "|".join(
+        sorted(removed_helpers(options.target_dialect) | older_helpers())) + r")\(")
+    in_blocks = {offset for block, _ in seen for offset, _ in block}
+    lines = _lines(text)
+    quiet = options.quiet()
+    for index, (offset, line) in enumerate(lines):
+        if offset in in_blocks or "`" not in line:
+            continue
+        for match in inline.finditer(line):
+            code = match.group(match.lastindex or 0).strip()
+            helper = helper_call.search(code) is not None  # `tvm.target.cuda()` in prose
+            if not helper and not looks_like_legacy(code):
+                continue
+            suppressed = _before(lines, index, directive)
+            if suppressed is not None and (not suppressed or "TL606" in suppressed or any(
+                    "TL606".startswith(c) for c in suppressed)):
+                continue
+            at, column = host_lines.position(offset + match.start())
+            if quiet.covers("TL606", at):
+                continue
+            what = "calls a helper TVM 0.24 removed" if helper else "is a legacy target string"
+            outcome.report(Finding(path, at, column, f"inline code {code!r} in prose {what}: "
+                                   "prose is never rewritten; if readers copy it as a target, "
+                                   "write it as JSON (`targetlang migrate TARGET` prints it), "
+                                   "else suppress this code", "TL606"), "inline code")
+
+
+#: helpers whose names say little alone (x.cuda() is PyTorch's, tvm.cuda(0) and
+#: tvm.hexagon(0) are devices): named like a helper only on a name that says target
+#: (``t.target.cuda``, ``tgt.cuda``) or is a near miss of ``tvm.target`` (``tvm.garget``)
+_GENERIC_HELPERS = frozenset({"cuda", "rocm", "create", "x86", "hexagon"})
+
+
+def _says_target(receiver: str) -> bool:
+    name = receiver.rstrip(".")
+    if re.search(r"targ|tgt", name, re.I):
+        return True
+    return name != "tvm" and name.startswith("tvm.") and _distance(name, "tvm.target") <= 2
+
+
+def _distance(a: str, b: str) -> int:
+    """The edit distance of two short strings."""
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1,
+                                           previous + (char != other))
+    return row[-1]
+
+
+def _helper_like(seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]],
+                 host_lines: Lines, path: str, options: Options, outcome: Outcome) -> None:
+    """A call named like a removed helper on a name the block does not show to be
+    tvm.target (``tvm.garget.arm_cpu(...)``, ``arm_cpu(...)`` alone), on a line where
+    nothing else was rewritten or reported: reported."""
+    from .._pysites import older_helpers, removed_helpers  # (first use)
+
+    helpers = removed_helpers(options.target_dialect) | older_helpers()
+    pattern = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*)(" + "|".join(sorted(helpers)) +
+                         r")[ \t]*\(")
+    known = {f.line for f in outcome.findings} | {c.line for c in outcome.changes}
+    quiet = options.quiet()
+    for block, suppressed in seen:
+        if suppressed is not None and (not suppressed or any(
+                "TL505".startswith(c) for c in suppressed)):
+            continue
+        for offset, line in block:
+            for match in pattern.finditer(line):
+                receiver, name = match.group(1), match.group(2)
+                if line[:match.start()].rstrip().endswith("def"):
+                    continue
+                if name in _GENERIC_HELPERS and not _says_target(receiver):
+                    continue
+                at, column = host_lines.position(offset + match.start())
+                if at in known or quiet.covers("TL505", at):
+                    continue
+                known.add(at)
+                outcome.report(Finding(path, at, column, f"{receiver}{name}(...) is named like "
+                                       f"tvm.target.{name}, which TVM 0.24 removed, on a name "
+                                       "this block does not show to be tvm.target: not "
+                                       "rewritten; if it is the helper, write "
+                                       "tvm.target.Target({...}) of its JSON (`targetlang "
+                                       "migrate`), else suppress this code", "TL505"),
+                               "helper-like call")
+
+
+def _blocks(blocks: Iterator[Block],
+            seen: list[tuple[list[tuple[int, str]], frozenset[str] | None]], text: str,
+            host_lines: Lines, path: str, options: Options, docs_options: Options,
+            python_blocks: list[tuple[list[Piece], frozenset[str] | None]],
+            outcome: Outcome) -> None:
     for block, strip, language, suppressed in blocks:
         if not block:
             continue
+        seen.append((block, suppressed))
         block_options = docs_options
         if suppressed is not None:
             block_options = dataclasses.replace(
@@ -180,6 +319,14 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
                                            "language holds what looks like a legacy target, "
                                            "but is neither Python nor shell commands: not "
                                            "rewritten", "TL603"), "text code block")
+                continue
+            language = found
+        if language in _TEXT:
+            # a block labelled as text often holds code (```plain in translated docs): it is
+            # read as what it turns out to be when that is code; else it shows output
+            found = _unlabelled(block, strip)
+            if found is None or (found == "sh" and not any(  # words alone are output here
+                    _COMMAND.match(line) for _, line in block)):
                 continue
             language = found
         config = _CONFIGS.get(language)
@@ -228,9 +375,6 @@ def _run(blocks: Iterator[Block], text: str, path: str, options: Options) -> Out
                     outcome.report(finding, f"{kind} code block")
             continue
         outcome.merge(_lifted(inner, pieces, text, host_lines, path, f"{kind} code block"))
-    if python_blocks:
-        outcome.merge(_python_page(python_blocks, text, host_lines, path, docs_options))
-    return outcome
 
 
 def _lifted(inner: Outcome, pieces: list[Piece], text: str, host_lines: Lines, path: str,
@@ -350,7 +494,8 @@ def _markdown_blocks(text: str) -> Iterator[Block]:
 
 
 def handle_markdown(text: str, path: str, options: Options) -> Outcome:
-    return _run(_markdown_blocks(text), text, path, options)
+    return _run(_markdown_blocks(text), text, path, options, _MARKDOWN_INLINE,
+                _HTML_DIRECTIVE)
 
 
 def _rst_blocks(text: str) -> Iterator[Block]:
@@ -412,4 +557,4 @@ def _rst_blocks(text: str) -> Iterator[Block]:
 
 
 def handle_rst(text: str, path: str, options: Options) -> Outcome:
-    return _run(_rst_blocks(text), text, path, options)
+    return _run(_rst_blocks(text), text, path, options, _RST_INLINE, _RST_DIRECTIVE)

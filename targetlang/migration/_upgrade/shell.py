@@ -395,7 +395,10 @@ def _handle(text: str, path: str, options: Options, quiet: Quiet, depth: int,
     for words in found:
         if _is_tvmc(words):
             spot = where(words[0].start)
-            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE, "TL501"),
+            last = where(words[-1].start).line
+            span = (f" (a command of {last - spot.line + 1} lines: this one and the "
+                    f"{last - spot.line} after it, continued with \\)") if last > spot.line else ""
+            outcome.report(Finding(path, spot.line, spot.column, TVMC_MESSAGE + span, "TL501"),
                            "tvmc command", quiet)
             continue
         handled: set[int] = set()

@@ -7,6 +7,9 @@ import pickle
 import pytest
 
 import targetlang as tl
+from targetlang._lower.core import Context, Place, from_raw_string_general
+from targetlang._lower.dialects import load
+from targetlang.target import Target
 
 ENV = tl.Environment.no_gpu()
 
@@ -63,6 +66,26 @@ def test_environment_decides_machine_values() -> None:
 def test_old_rocm_gets_code_object_v2() -> None:
     env = tl.Environment(rocm_arch="gfx803", rocm_api_version=304)
     assert tl.parse("rocm", environment=env).attrs["mattr"] == ("-code-object-v3",)
+
+
+@pytest.mark.parametrize("text", [
+    "rocm -mattr=+a,+b", "rocm -mattr='+a,+b'", "rocm --mattr +a,+b -mcpu=gfx803",
+    "rocm -mattr=+a,\\+b", "rocm -mattr=+a,+b -libs='x y'",
+])
+def test_old_rocm_mattr_given_stays_an_array(text: str) -> None:
+    """A hook that replaces an array given in the text leaves an array (a tuple), as one
+    it fills in from nothing does: on the one-pass reader, the general path, in a host."""
+    env = tl.Environment(rocm_arch="gfx803", rocm_api_version=304)
+    targets = [tl.parse(text, environment=env),
+               from_raw_string_general(text, Context(load("tvm-0.21"), env, text, Target),
+                                       Place())]
+    if "'" not in text:
+        host = tl.parse(f"cuda -host='{text}'", environment=env).host
+        assert host is not None
+        targets.append(host)
+    for target in targets:
+        assert target.attrs["mattr"] == ("+a", "+b", "-code-object-v3")
+        assert target.to_json()["mattr"] == ["+a", "+b", "-code-object-v3"]
 
 
 def test_to_json_is_fresh_and_plain() -> None:

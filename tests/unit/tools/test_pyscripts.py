@@ -66,7 +66,7 @@ def test_reports_what_it_cannot_prove() -> None:
     lines = [line for line, _ in messages]
     assert lines == [14, 15, 16, 17, 18, 19, 20]
     text = "\n".join(m for _, m in messages)
-    for expected in ("an f-string", "computed string", "the variable 'name', an f-string",
+    for expected in ("an f-string", "computed string", "the variable 'name' (line 13), an f-string",
                      "has no place in a target", "not a target in any release", "concatenation",
                      "whose use here is not known"):
         assert expected in text
