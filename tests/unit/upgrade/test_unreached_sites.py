@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from targetlang.migration._upgrade.codes import CODES
-from targetlang.upgrade import FileResult, Options, upgrade_text
+from targetlang.migration.upgrade import FileResult, Options, upgrade_text
 
 OPTIONS = Options()
 
