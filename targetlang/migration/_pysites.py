@@ -218,6 +218,9 @@ def compat_aliases(scopes: Scopes) -> tuple[dict[str, str], str | None]:
                     names[alias.asname or alias.name] = full_name
                     if full_name == "targetlang.compat" and spelling is None:
                         spelling = alias.asname or alias.name
+    # a bridge spelled in full is one where nothing else binds the name (a page whose blocks
+    # were bridged without an import of their own): never wrapped again
+    names.setdefault("targetlang", "targetlang")
     return names, spelling
 
 

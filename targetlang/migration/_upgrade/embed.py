@@ -53,13 +53,26 @@ def lift(inner: Outcome, pieces: list[Piece], host: str, host_lines: Lines, *,
         first_piece = piece_of(start)
         first = host_offset(start, first_piece)
         last = host_offset(end, piece_of(max(end - 1, start)))
+        if start == end and first is None and first_piece and starts[first_piece] == start \
+                and new.endswith("\n"):
+            # whole lines inserted where a text of no origin begins (the line between two
+            # blocks): they go after the piece before (an import after a block's last import)
+            first_piece -= 1
+            first = last = host_offset(start, first_piece)
         if first is None or last is None:
             continue  # inside text that was not the host's: nothing to write back
         origin = pieces[first_piece].origin
         assert origin is not None
         if "\n" in new:  # continuation lines keep the prefix the block's lines carry
-            prefix = host[host_lines.starts[host_lines.position(origin)[0] - 1]:origin]
-            new = new.replace("\n", "\n" + prefix)
+            line_start = host_lines.starts[host_lines.position(first)[0] - 1]
+            if first == line_start and new.endswith("\n"):
+                # whole lines at a line's start, before any prefix (after a blank line of
+                # the block, or after its last line): each carries the block's code prefix
+                prefix = _code_prefix(pieces, first_piece, host, host_lines)
+                new = prefix + new[:-1].replace("\n", "\n" + prefix) + "\n"
+            else:
+                prefix = host[host_lines.starts[host_lines.position(origin)[0] - 1]:origin]
+                new = new.replace("\n", "\n" + prefix)
         outcome.edits.append((first, last, new))
     for change in inner.changes:
         line, column = host_position(change.line, change.column)
@@ -71,3 +84,12 @@ def lift(inner: Outcome, pieces: list[Piece], host: str, host_lines: Lines, *,
     return outcome
 
 
+def _code_prefix(pieces: list[Piece], index: int, host: str, host_lines: Lines) -> str:
+    """What precedes the code on the host's lines of a block (its indentation, a Markdown
+    list's or quote's marks): that of the nearest piece holding code, before ``index`` first."""
+    order = [*range(index, -1, -1), *range(index + 1, len(pieces))]
+    for at in order:
+        piece = pieces[at]
+        if piece.origin is not None and piece.text.strip():
+            return host[host_lines.starts[host_lines.position(piece.origin)[0] - 1]:piece.origin]
+    return ""

@@ -422,3 +422,36 @@ def test_a_comment_before_a_block_suppresses_it() -> None:
     result = run(rst, "rst", "a.rst")
     assert result.count("rewritten") == 1 and result.suppressed == 1
     assert result.text.splitlines()[4].endswith("('rocm -libs=miopen,rocblas')")
+
+
+# ---- the bridge in documentation pages ------------------------------------------------------
+
+RUNTIME = Options(runtime=True)
+PAGE_MD = ("# T\n\n```python\nimport tvm\nfrom tvm import relay\n```\n\nText.\n\n"
+           "```python\ntarget = \"llvm\"\ngraph = relay.build(relay_mod, target)\n```\n\n"
+           "```python\nctx = tvm.device(target)\n```\n")
+PAGE_RST = ("T\n=\n\n.. code-block:: python\n\n    import tvm\n    from tvm import relay\n\n"
+            "Text.\n\n.. code-block:: python\n\n    target = \"llvm\"\n"
+            "    graph = relay.build(relay_mod, target)\n\n"
+            ".. code-block:: python\n\n    ctx = tvm.device(target)\n")
+
+
+@pytest.mark.parametrize(("page", "kind", "import_line"), [
+    (PAGE_MD, "markdown", "import targetlang.compat\n"),
+    (PAGE_RST, "rst", "    import targetlang.compat\n"),
+])
+def test_a_page_bridged_in_a_later_block_imports_the_bridge_in_its_block(
+        page: str, kind: str, import_line: str) -> None:
+    once = upgrade_text(page, path="p", file_type=kind, options=RUNTIME).text
+    assert "targetlang.compat.Target(target)" in once
+    # the import goes after the page's last import, inside that block, with its indentation
+    assert "from tvm import relay\n" + import_line in once
+    twice = upgrade_text(once, path="p", file_type=kind, options=RUNTIME).text
+    assert twice == once
+
+
+def test_a_bridge_spelled_in_full_without_an_import_is_not_wrapped_again() -> None:
+    page = ("```python\nfrom tvm import relay\ndef f(target):\n"
+            "    return relay.build(m, targetlang.compat.Target(target))\n```\n")
+    result = upgrade_text(page, path="p", file_type="markdown", options=RUNTIME)
+    assert "Target(targetlang.compat.Target(" not in result.text
