@@ -64,7 +64,11 @@ def test_golden_migration(row: dict[str, Any]) -> None:
     assert tl.detect_dialect(row["input"]) == row["dialect"]
     assert quiet_migrate(row["input"]) == row["migrated"]
     assert row["tvm027"]["ok"], row["tvm027"]
-    if row["tvm021"] is not None:
+    if "error" in row["tvm021"]:
+        # an older dialect's option TVM 0.21 refused (-system-lib, -link-params, -executor):
+        # the migration reads it in its own dialect, so 0.21 has no answer to compare
+        assert row["dialect"] != "tvm-0.21" and tl.detect_dialect(row["input"]) != "tvm-0.21"
+    else:
         assert same_target(row["tvm021"], row["tvm027"]["export"], row["migrated"])
 
 
