@@ -33,7 +33,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from check_migration_releases import RELEASES, SHARED, accept, differences, oracle
+from check_migration_releases import RELEASES, SHARED, accept, differences
+from shelf import require_oracle
 
 import targetlang as tl
 from targetlang.configuration import presets
@@ -48,6 +49,8 @@ CLASSES = [
     ("moved meaning: a rewritten target compiled otherwise (TL71x)",
      re.compile(r"compiles it otherwise")),
     ("moved meaning: an option that left the target (TL72x)", re.compile(r"has no place in a target")),
+    ("the text of a Target used as text: JSON since 0.24 (TL506)",
+     re.compile(r"the text of the Target")),
     ("across modules: a cycle (TL801)", re.compile(r"leads back where it started")),
     ("across modules: a module that cannot be read (TL802)", re.compile(r"cannot be read as Python")),
     ("across modules: a module not in the run (TL803)", re.compile(r"not among the files of this run")),
@@ -85,7 +88,7 @@ def classify(message: str) -> str:
 
 def query_021(texts: list[str]) -> list[dict[str, Any]]:
     lines = "".join(json.dumps({"target": t}) + "\n" for t in texts)
-    done = subprocess.run([str(oracle("0.21")), str(SHARED / "oracle" / "query.py")],
+    done = subprocess.run([str(require_oracle("0.21")), str(SHARED / "oracle" / "query.py")],
                           input=lines, capture_output=True, text=True, check=True, timeout=3000)
     answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert len(answers) == len(texts)

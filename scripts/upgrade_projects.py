@@ -40,7 +40,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from shelf import REPO
+from shelf import REPO, require_oracle
 
 from targetlang.migration._program import Program
 from targetlang.migration.upgrade import FileResult, Options, file_type, upgrade_file, walk
@@ -280,7 +280,7 @@ def oracle_check(sites: list[dict[str, str]]) -> list[str]:
     olds = sorted({s["old"] for s in sites})
     if not olds:
         return ["oracle: no string sites to check"]
-    done = subprocess.run([str(cmr.oracle("0.21")), str(cmr.SHARED / "oracle" / "query.py")],
+    done = subprocess.run([str(require_oracle("0.21")), str(cmr.SHARED / "oracle" / "query.py")],
                           capture_output=True, text=True, check=True, timeout=3000,
                           input="".join(old + "\n" for old in olds))
     answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
