@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .._files import unified_diff, write_atomically
 from ._pysites import decode_source
-from ._upgrade import configs, docs, notebook, python, shell
+from ._upgrade import configs, docs, notebook, python, shell, text
 from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
 from ._upgrade.walk import FILE_TYPES as _FILE_TYPES
 from ._upgrade.walk import file_type, walk, walk_entries
@@ -42,6 +42,7 @@ HANDLERS: dict[str, Callable[[str, str, Options], Outcome]] = {
     "yaml": configs.handle_yaml,
     "toml": configs.handle_toml,
     "shell": shell.handle,
+    "text": text.handle,
 }
 
 

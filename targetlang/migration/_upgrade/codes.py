@@ -213,6 +213,15 @@ _ALL = [
          "that can are rewritten as code is",
          "rewrite the example by hand (`targetlang migrate TARGET` prints the JSON), or "
          "suppress this code"),
+    Code("TL608", "text-file", "a legacy target in a file the upgrade reads but does not "
+         "rewrite: plain text, a log, a build file (Makefile, Dockerfile, CMake), a source in "
+         "another language (C/C++, CUDA, JavaScript, ...)",
+         "if a program reads it as a target, write it as JSON text (`targetlang migrate "
+         "TARGET` prints it); else suppress this code (targetlang: ignore on the line, or on "
+         "a comment line before it)"),
+    Code("TL609", "tuning-log", "a tuning log (AutoTVM, Ansor) or MetaSchedule database "
+         "whose records hold legacy targets, reported once for the file",
+         "run `targetlang logs normalize FILE` (it rewrites each record's target)"),
     Code("TL603", "text-block", "a legacy target in a documentation block that is neither "
          "Python nor shell (output, text)",
          "if it is output, suppress it (<!-- targetlang: ignore --> before the fence); if "

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .settings import DEFAULT_EXCLUDE, Globs
+from .text import TEXT_ENDINGS, TEXT_NAMES
 
 __all__ = ["FILE_TYPES", "Entry", "file_type", "walk", "walk_entries"]
 
@@ -25,6 +26,9 @@ def file_type(path: str) -> str | None:
     for ending, kind in FILE_TYPES.items():
         if name.endswith(ending):
             return kind
+    # files read only to report what they hold (text, logs, build files, other languages)
+    if name.endswith(TEXT_ENDINGS) or name in TEXT_NAMES or name.startswith("dockerfile."):
+        return "text"
     return None
 
 

@@ -455,3 +455,35 @@ def test_a_bridge_spelled_in_full_without_an_import_is_not_wrapped_again() -> No
             "    return relay.build(m, targetlang.compat.Target(target))\n```\n")
     result = upgrade_text(page, path="p", file_type="markdown", options=RUNTIME)
     assert "Target(targetlang.compat.Target(" not in result.text
+
+
+# ---- files read only to report: text, logs, build files, other languages ---------------------
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("Makefile", 'tune:\n\tpython3 tune.py --target "llvm -mcpu=skylake-avx512"\n', [(2, "TL608")]),
+    ("Dockerfile", 'ENV TVM_TARGET="cuda -arch=sm_80"\n', [(1, "TL608")]),
+    ("deploy.cc", 'auto t = tvm::Target("llvm -mtriple=aarch64-linux-gnu");\n', [(1, "TL608")]),
+    ("targets.txt", "llvm -mcpu=core-avx2\ncuda -libs=cudnn\n", [(1, "TL608"), (2, "TL608")]),
+    ("run.bash", "python x.py --target='rocm -libs=miopen'\n", [(1, "TL608")]),
+    ("tune.log", '{"i": [["t", "llvm -keys=cpu -mcpu=x", [1]], []], "r": [[1]], "v": "v0.6"}\n'
+     '{"i": [["t", "llvm -keys=cpu -mcpu=y", [1]], []], "r": [[1]], "v": "v0.6"}\n', [(1, "TL609")]),
+])
+def test_a_legacy_target_in_a_file_read_only_to_report_is_reported(
+        name: str, text: str, expected: list[tuple[int, str]]) -> None:
+    from targetlang.migration.upgrade import file_type
+
+    assert file_type(name) == "text"
+    result = run(text, "text", name)
+    assert result.text == text  # never rewritten
+    assert sorted((f.line, f.code) for f in result.findings) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "# llvm -mcpu=x in a comment\n// cuda -arch=sm_80\n",  # comments
+    'Target("llvm");\nTarget("cuda");\n',  # bare kinds: valid on every release
+    'x = "llvm -mcpu=x"  # targetlang: ignore\n',  # suppressed on its line
+    "# targetlang: ignore[TL608]\nllvm -mcpu=x\n",  # by a comment line before it
+    "see the llvm docs - they help\n",  # no option after the kind
+])
+def test_text_files_stay_quiet_where_nothing_legacy_is_meant(text: str) -> None:
+    assert run(text, "text", "f.txt").findings == []
