@@ -17,11 +17,11 @@ import os
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .._files import unified_diff, write_atomically
 from ._pysites import decode_source
 from ._upgrade import configs, docs, notebook, python, shell, text
+from ._upgrade import walk as _walk
 from ._upgrade.common import Change, Finding, Options, Outcome, apply_edits
 from ._upgrade.walk import FILE_TYPES as _FILE_TYPES
 from ._upgrade.walk import file_type, walk, walk_entries
@@ -144,6 +144,8 @@ def _decode(raw: bytes, path: str, kind: str) -> tuple[str, str] | Finding:
     if kind == "python":
         return decode_source(raw, path)
     encoding = "utf-8-sig" if raw.startswith(codecs.BOM_UTF8) else "utf-8"
+    if kind == "text":  # read only to report, never written: any bytes are text enough
+        return raw.decode(encoding, errors="replace"), encoding
     try:
         return raw.decode(encoding), encoding
     except UnicodeDecodeError as error:
@@ -160,7 +162,7 @@ def upgrade_file(path: str | os.PathLike[str], *, file_type: str | None = None,
     options = options or Options()
     real = os.fspath(path)
     shown = shown or real
-    kind = file_type or FILE_TYPES.get(Path(real).suffix.lower(), "python")
+    kind = file_type or _walk.file_type(real) or "python"
     mode = os.stat(real).st_mode  # before opening: opening a FIFO waits for its writer
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)) or (write and not stat.S_ISREG(mode)):
         raise OSError(errno.EINVAL, "not a regular file", real)

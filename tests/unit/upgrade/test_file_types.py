@@ -487,3 +487,14 @@ def test_a_legacy_target_in_a_file_read_only_to_report_is_reported(
 ])
 def test_text_files_stay_quiet_where_nothing_legacy_is_meant(text: str) -> None:
     assert run(text, "text", "f.txt").findings == []
+
+
+def test_a_text_file_in_another_encoding_is_read_all_the_same(tmp_path: Any) -> None:
+    from targetlang.migration.upgrade import upgrade_file
+
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"caf\xe9: llvm -mcpu=skylake\n")  # Latin-1, not UTF-8
+    result = upgrade_file(path)  # its type from its name: text, not Python
+    assert result.file_type == "text" and result.invalid is None
+    assert [(f.line, f.code) for f in result.findings] == [(1, "TL608")]
+    assert path.read_bytes() == b"caf\xe9: llvm -mcpu=skylake\n"
