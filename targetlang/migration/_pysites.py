@@ -2032,22 +2032,30 @@ class Engine:
                     isinstance(call.func.value, ast.Constant) and \
                     isinstance(call.func.value.value, str):
                 made.append((call, call.func.value.value))
+        # (the parents are asked last, of legacy-looking text only: asking builds the whole
+        # file's parent map, which most files never need)
         for binop in self.scopes.of(ast.BinOp):  # "cuda -arch=" + arch: the outermost +
-            parent = self.scopes.parent.get(binop)
-            if not isinstance(binop.op, ast.Add) or (
-                    isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)):
+            if not isinstance(binop.op, ast.Add):
                 continue
             pieces = _added(binop)
             first = pieces[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str) and \
-                    id(first) not in self.reported_literals:
-                made.append((binop, "".join(
-                    str(p.value) if isinstance(p, ast.Constant) else "{}" for p in pieces)))
-        for joined in self.scopes.of(ast.JoinedStr):
-            if id(self.scopes.parent.get(joined)) in {id(m) for m, _ in made}:
+            if not isinstance(first, ast.Constant) or not isinstance(first.value, str) or \
+                    id(first) in self.reported_literals:
                 continue
-            made.append((joined, "".join(str(v.value) if isinstance(v, ast.Constant) else "{}"
-                                         for v in joined.values)))
+            template = "".join(str(p.value) if isinstance(p, ast.Constant) else "{}"
+                               for p in pieces)
+            if not looks_like_legacy(template):
+                continue
+            parent = self.scopes.parent.get(binop)
+            if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)):
+                made.append((binop, template))
+        made_ids = {id(m) for m, _ in made}
+        for joined in self.scopes.of(ast.JoinedStr):
+            template = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}"
+                               for v in joined.values)
+            if looks_like_legacy(template) and \
+                    id(self.scopes.parent.get(joined)) not in made_ids:
+                made.append((joined, template))
         for node, template in made:
             if id(node) in self.done or not looks_like_legacy(template):
                 continue
