@@ -39,6 +39,8 @@ _LOOKED_UP = frozenset({ast.Return, *_SCOPES})
 _LEAF_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "asname", "module", "level",
                           "kind", "type_comment", "is_async", "conversion", "simple", "op"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+#: the same, last field first
+_CHILD_FIELDS_REVERSED: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,11 +366,16 @@ class Scopes:
 def _nodes_by_type(tree: ast.AST) -> dict[type[ast.AST], list[ast.AST]]:
     """Every node of ``tree`` by its type, in source order (no recursion)."""
     nodes: dict[type[ast.AST], list[ast.AST]] = {}
-    stack: list[ast.AST] = [tree]
-    AST = ast.AST  # noqa: N806 - a local: this loop sees every node of every file
-    fields_of = _CHILD_FIELDS
+    stack: list[object] = [tree]
+    # locals for speed: this loop sees every node of every file; a list's items are pushed
+    # whole (names, a dict's None keys) and skipped when popped, cheaper than filtering
+    pop, extend, append = stack.pop, stack.extend, stack.append
+    AST = ast.AST  # noqa: N806
+    fields_of = _CHILD_FIELDS_REVERSED
     while stack:
-        current = stack.pop()
+        current = pop()
+        if not isinstance(current, AST):
+            continue
         kind = type(current)
         found = nodes.get(kind)
         if found is None:
@@ -377,13 +384,15 @@ def _nodes_by_type(tree: ast.AST) -> dict[type[ast.AST], list[ast.AST]]:
             found.append(current)
         fields = fields_of.get(kind)
         if fields is None:
-            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
-        for name in reversed(fields):
+            fields = fields_of[kind] = tuple(
+                reversed([f for f in kind._fields if f not in _LEAF_FIELDS]))
+        for name in fields:  # last field first: the stack pops them in source order
             value = getattr(current, name, None)
             if type(value) is list:
-                stack.extend(item for item in reversed(value) if isinstance(item, AST))
+                if value:
+                    extend(value[::-1])
             elif isinstance(value, AST):
-                stack.append(value)
+                append(value)
     return nodes
 
 
