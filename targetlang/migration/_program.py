@@ -581,17 +581,22 @@ class ProgramOutside:
         for path in self.program.importers(self.path, word):
             yield path, self.program.analysis(path)
 
+    def _importers_uses(self, name: str, *, called: bool) -> list[Use]:
+        """What the modules importing ``name`` from this one do with it (or with what it
+        returns, ``called``)."""
+        out: list[Use] = []
+        for path, other in self._each_importer(name):
+            if other is None:
+                out.append(Use("unreadable", f"{self.program.shown(path)}, which cannot be "
+                               "read as Python", 0))
+                continue
+            out += self._uses_in(other, other.imported_uses(self.path, name, called=called))
+        return out
+
     def exported(self, name: str) -> list[Use]:
         """The uses other modules make of this module's name ``name``."""
         def compute() -> list[Use]:
-            out: list[Use] = []
-            for path, other in self._each_importer(name):
-                if other is None:
-                    out.append(Use("unreadable", f"{self.program.shown(path)}, which cannot "
-                                   "be read as Python", 0))
-                    continue
-                out += self._uses_in(other, other.imported_uses(self.path, name))
-            return out
+            return self._importers_uses(name, called=False)
 
         answer: list[Use] = self.program.ask(("exported", self.path, name), compute, lambda far: (
             cycle_use(f"{name} of {self.program.shown(self.path)} (modules that import each "
@@ -602,14 +607,7 @@ class ProgramOutside:
         name = getattr(function, "name", "")
 
         def compute() -> list[Use]:
-            out: list[Use] = []
-            for path, other in self._each_importer(name):
-                if other is None:
-                    out.append(Use("unreadable", f"{self.program.shown(path)}, which cannot "
-                                   "be read as Python", 0))
-                    continue
-                out += self._uses_in(other, other.imported_uses(self.path, name, called=True))
-            return out
+            return self._importers_uses(name, called=True)
 
         answer: list[Use] = self.program.ask(("returned", self.path, name), compute, lambda far: (
             cycle_use(f"{name}() of {self.program.shown(self.path)} (modules that call each "
